@@ -1,0 +1,83 @@
+"""Messages in the players' languages.
+
+Engines and services speak in `Message` objects (a key and arguments); the text is
+chosen only when a mail is written, from catalogs kept as data (TOML files with one
+table per language). English is the fallback for a missing key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Mapping
+
+LANGUAGES = ("en", "it")
+DEFAULT_LANGUAGE = "en"
+
+
+@dataclass(frozen=True)
+class Message:
+    """A translatable message: a catalog key plus its format arguments."""
+
+    key: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.key, tuple(sorted((k, str(v)) for k, v in self.args.items()))))
+
+
+def msg(key: str, **args: Any) -> Message:
+    """Shorthand used by engines: ``msg("unknown-unit", unit="G7")``."""
+    return Message(key, args)
+
+
+def normalise_language(lang: str | None) -> str:
+    """Map 'it-IT', 'IT', 'italiano' ... to a supported language code."""
+    if not lang:
+        return DEFAULT_LANGUAGE
+    code = lang.strip().lower()[:2]
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+class Catalog:
+    """Texts by language and key; later catalogs override earlier ones."""
+
+    def __init__(self, tables: Mapping[str, Mapping[str, str]] | None = None) -> None:
+        self._tables: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+        if tables:
+            self.update(tables)
+
+    def update(self, tables: Mapping[str, Mapping[str, str]]) -> None:
+        for lang, entries in tables.items():
+            self._tables.setdefault(lang, {}).update(entries)
+
+    @classmethod
+    def from_package(cls, package: str, name: str = "messages.toml") -> "Catalog":
+        """Load ``name`` from a package's data folder (``package`` is a dotted path)."""
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+        return cls(tomllib.loads(text))
+
+    def merged(self, other: "Catalog") -> "Catalog":
+        result = Catalog(self._tables)
+        result.update(other._tables)
+        return result
+
+    def has(self, key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
+        return key in self._tables.get(lang, {})
+
+    def text(self, message: Message | str, lang: str) -> str:
+        """The message in ``lang``; unknown keys fall back to English, then to the key."""
+        if isinstance(message, str):
+            return message
+        lang = normalise_language(lang)
+        template = self._tables.get(lang, {}).get(message.key)
+        if template is None:
+            template = self._tables[DEFAULT_LANGUAGE].get(message.key)
+        if template is None:
+            args = ", ".join(f"{k}={v}" for k, v in message.args.items())
+            return f"{message.key}({args})" if args else message.key
+        try:
+            return template.format(**message.args)
+        except (KeyError, IndexError, ValueError):
+            return template
