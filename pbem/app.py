@@ -1,0 +1,205 @@
+"""The daemon: wires the configuration to the mail servers, the database and the
+jobs, and runs the cycle fetch → process → resolve what is due → send.
+
+`run_once` is one full cycle (cron, scripts, tests); `serve` keeps an IDLE watcher
+task on the inbox and scheduler jobs for deadlines, reminders and the outbox, so
+deadlines still fire while the mail server is down and replies wait in the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.config import Config
+from pbem.db.session import make_engine
+from pbem.errors import MailError, PbemError
+from pbem.mail.transport import Inbox, Outgoing
+from pbem.service import inbound, outbox, turns
+from pbem.service.context import Context
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class CycleSummary:
+    fetched: int = 0
+    handled: dict[str, int] = field(default_factory=dict)
+    resolved: int = 0
+    reminders: int = 0
+    sent: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"fetched": self.fetched, "handled": self.handled, "resolved": self.resolved,
+                "reminders": self.reminders, "sent": self.sent, "errors": self.errors}
+
+
+class App:
+    def __init__(self, ctx: Context, inbox: Inbox, outgoing: Outgoing, embedded: Any = None) -> None:
+        self.ctx = ctx
+        self.inbox = inbox
+        self.outgoing = outgoing
+        self.embedded = embedded
+        self._stop = asyncio.Event()
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def from_config(cls, cfg: Config, ctx: Context | None = None) -> "App":
+        from pbem.mail.imap import ImapInbox
+        from pbem.mail.smtp import SmtpSender
+
+        ctx = ctx or Context(engine=make_engine(cfg.database.url), config=cfg)
+        mail = cfg.mail
+        if mail.backend == "embedded":
+            from pbem.mail.embedded import EmbeddedMailServer
+
+            emb = mail.embedded
+            server = EmbeddedMailServer(host=emb.host, imap_port=emb.imap_port, smtp_port=emb.smtp_port,
+                                        maildir=emb.maildir, domains=tuple(emb.domains), password=emb.password)
+            inbox: Inbox = ImapInbox(emb.host, emb.imap_port, cfg.server.address, emb.password, "none",
+                                     use_idle=mail.idle, max_size=mail.max_size, poll_interval=mail.poll_seconds)
+            outgoing: Outgoing = SmtpSender(emb.host, emb.smtp_port)
+            return cls(ctx, inbox, outgoing, server)
+        imap_user, imap_pass = mail.imap.credentials()
+        smtp_user, smtp_pass = mail.smtp.credentials()
+        inbox = ImapInbox(mail.imap.host, mail.imap.port, imap_user or cfg.server.address, imap_pass or "",
+                          mail.imap.security,  # type: ignore[arg-type]
+                          mailbox=mail.imap.mailbox, use_idle=mail.idle, max_size=mail.max_size,
+                          poll_interval=mail.poll_seconds)
+        outgoing = SmtpSender(mail.smtp.host, mail.smtp.port, smtp_user, smtp_pass,
+                              mail.smtp.security)  # type: ignore[arg-type]
+        return cls(ctx, inbox, outgoing, None)
+
+    async def start(self) -> None:
+        if self.embedded is not None:
+            await self.embedded.start()
+            log.info("embedded mail server: IMAP %s:%s, SMTP %s:%s", self.embedded.host, self.embedded.imap_port,
+                     self.embedded.host, self.embedded.smtp_port)
+        try:
+            await self.inbox.connect()
+        except MailError as exc:
+            log.warning("inbox not reachable yet (%s); deadlines still run, mail is retried", exc)
+
+    async def stop(self) -> None:
+        self._stop.set()
+        try:
+            await self.inbox.close()
+        except Exception:  # closing a dead connection must not hide the real error
+            log.debug("closing the inbox failed", exc_info=True)
+        if self.embedded is not None:
+            await self.embedded.stop()
+
+    async def process_inbox(self, summary: CycleSummary | None = None) -> int:
+        """Fetch unseen mail; each one is committed before it is marked \\Seen."""
+        summary = summary or CycleSummary()
+        mails = await self.inbox.fetch_new()
+        for fetched in mails:
+            if fetched.raw is None:
+                result = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
+                                                 fetched.uidvalidity, fetched.size)
+            else:
+                result = await asyncio.to_thread(inbound.handle, self.ctx, fetched.raw)
+            summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+            await self.inbox.mark_seen(fetched.uid)
+        summary.fetched += len(mails)
+        return len(mails)
+
+    async def run_jobs(self, summary: CycleSummary | None = None) -> None:
+        summary = summary or CycleSummary()
+        summary.resolved += await asyncio.to_thread(turns.resolve_due, self.ctx)
+        summary.reminders += await asyncio.to_thread(turns.send_reminders, self.ctx)
+
+    async def drain(self, summary: CycleSummary | None = None) -> int:
+        sent = await outbox.drain(self.ctx, self.outgoing)
+        if summary is not None:
+            summary.sent += sent
+        return sent
+
+    async def cycle(self) -> CycleSummary:
+        """One pass: fetch and process mail, resolve what is due, send the outbox.
+        A mail server that is down is logged; the rest of the cycle still runs."""
+        summary = CycleSummary()
+        async with self._lock:
+            try:
+                await self.process_inbox(summary)
+            except MailError as exc:
+                summary.errors.append(f"inbox: {exc}")
+                log.warning("inbox: %s", exc)
+            await self.run_jobs(summary)
+            try:
+                await self.drain(summary)
+            except MailError as exc:
+                summary.errors.append(f"outbox: {exc}")
+                log.warning("outbox: %s", exc)
+        return summary
+
+    async def run_once(self) -> dict[str, Any]:
+        await self.start()
+        try:
+            summary = await self.cycle()
+            if self.embedded is not None:
+                await asyncio.sleep(0)  # let the embedded SMTP finish local deliveries
+            return summary.as_dict()
+        finally:
+            await self.stop()
+
+    async def _watch_inbox(self) -> None:
+        """The IDLE watcher: wake on new mail (or the poll interval), run a cycle."""
+        delay = 1.0
+        while not self._stop.is_set():
+            try:
+                await self.cycle()
+                await self.inbox.wait(self.ctx.config.mail.poll_seconds)
+                delay = 1.0
+            except asyncio.CancelledError:
+                raise
+            except PbemError as exc:
+                log.warning("mail watcher: %s; retrying in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 300.0)
+            except Exception:
+                log.exception("mail watcher failed; retrying in %.0f s", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 300.0)
+
+    async def _job(self, name: str) -> None:
+        try:
+            async with self._lock:
+                if name == "deadlines":
+                    await self.run_jobs()
+                else:
+                    await self.drain()
+        except MailError as exc:
+            log.warning("%s job: %s", name, exc)
+        except Exception:
+            log.exception("%s job failed", name)
+
+    async def serve(self) -> None:
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+        await self.start()
+        scheduler = AsyncIOScheduler(timezone="UTC")
+        scheduler.add_job(self._job, "interval", args=["deadlines"], seconds=15, max_instances=1, coalesce=True,
+                          id="deadlines")
+        scheduler.add_job(self._job, "interval", args=["outbox"], seconds=self.ctx.config.outbox.drain_seconds,
+                          max_instances=1, coalesce=True, id="outbox")
+        scheduler.start()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, self._stop.set)
+            except (NotImplementedError, RuntimeError):
+                pass
+        watcher = asyncio.create_task(self._watch_inbox(), name="inbox-watcher")
+        log.info("pbem serving; mail to %s", self.ctx.config.server.address)
+        try:
+            await self._stop.wait()
+        finally:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+            scheduler.shutdown(wait=False)
+            await self.stop()

@@ -1,0 +1,209 @@
+"""The command line (architecture 2.2). Exit codes: 0 ok, 1 user error, 2 usage."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from pbem import config as config_mod
+from pbem.errors import PbemError
+
+log = logging.getLogger("pbem")
+
+
+def _context(args: argparse.Namespace) -> Any:
+    from pbem.db.session import make_engine
+    from pbem.service.context import Context
+
+    cfg = config_mod.load(args.config)
+    return Context(engine=make_engine(cfg.database.url), config=cfg)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from pbem.app import App
+
+    cfg = config_mod.load(args.config)
+    app = App.from_config(cfg)
+    if args.once:
+        summary = asyncio.run(app.run_once())
+        print(json.dumps(summary))
+    else:
+        asyncio.run(app.serve())
+    return 0
+
+
+def cmd_game_new(args: argparse.Namespace) -> int:
+    from pbem.service import games
+
+    ctx = _context(args)
+    options = {}
+    for item in args.option or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise PbemError(f"an option is KEY=VALUE, not {item!r}")
+        options[key.strip()] = value.strip()
+    specs = [games.SeatSpec.parse(s) for s in args.seat or []]
+    game_id = games.create(ctx, args.kind, args.name, specs, deadline=args.deadline, options=options)
+    print(game_id)
+    return 0
+
+
+def cmd_game_list(args: argparse.Namespace) -> int:
+    from pbem.service import games
+
+    ctx = _context(args)
+    rows = games.list_games(ctx)
+    if not rows:
+        print("no games")
+    for g in rows:
+        print(f"{g.id:8} {g.kind:12} {g.status:9} {g.name}")
+    return 0
+
+
+def cmd_game_show(args: argparse.Namespace) -> int:
+    from pbem.service import games
+
+    print(json.dumps(games.show_game(_context(args), args.id), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_game_extend(args: argparse.Namespace) -> int:
+    from pbem.service import games
+
+    print(games.extend(_context(args), args.id, args.duration))
+    return 0
+
+
+def cmd_game_pause(args: argparse.Namespace) -> int:
+    from pbem.service import games
+
+    print(games.pause(_context(args), args.id))
+    return 0
+
+
+def cmd_game_resume(args: argparse.Namespace) -> int:
+    from pbem.service import games
+
+    print(games.resume(_context(args), args.id))
+    return 0
+
+
+def cmd_orders_check(args: argparse.Namespace) -> int:
+    from pbem.service import checking
+
+    path = Path(args.file)
+    if not path.exists():
+        raise PbemError(f"no such file: {path}")
+    ctx = _context(args) if args.game else None
+    ok, text = checking.check_file(ctx, args.kind, path.read_text(encoding="utf-8", errors="replace"),
+                                   game_id=args.game, seat=args.seat, lang=args.lang)
+    print(text)
+    return 0 if ok else 1
+
+
+def cmd_archive_export(args: argparse.Namespace) -> int:
+    from pbem.service import archive
+
+    out = archive.export(_context(args), args.id, Path(args.out))
+    print(out)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from pbem.service import verify
+
+    report = verify.verify_path(Path(args.path))
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from pbem import demo
+
+    out = asyncio.run(demo.run(Path(args.out), kinds=args.game or None))
+    print(out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="PATH",
+                        help="configuration file (default: $PBEM_CONFIG or config/pbem.toml)")
+    common.add_argument("-v", "--verbose", action="store_true", help="log more")
+    parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game server.", parents=[common])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("serve", parents=[common], help="run the daemon (mail, deadlines, reminders)")
+    p.add_argument("--once", action="store_true", help="one full cycle (fetch, process, resolve, send), then exit")
+    p.set_defaults(func=cmd_serve)
+
+    game = sub.add_parser("game", parents=[common], help="create and manage games")
+    gsub = game.add_subparsers(dest="game_command", required=True)
+    p = gsub.add_parser("new", parents=[common], help="create a game and mail every seat its welcome")
+    p.add_argument("kind", help="the game: kriegspiel, ...")
+    p.add_argument("--name", required=True, help="the game's name")
+    p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG]", help="a seat and its player (repeat)")
+    p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
+    p.set_defaults(func=cmd_game_new)
+    p = gsub.add_parser("list", parents=[common], help="list games")
+    p.set_defaults(func=cmd_game_list)
+    p = gsub.add_parser("show", parents=[common], help="show a game")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_game_show)
+    p = gsub.add_parser("extend", parents=[common], help="extend the current deadline")
+    p.add_argument("id")
+    p.add_argument("duration", help="e.g. 24h, 2d, 90m")
+    p.set_defaults(func=cmd_game_extend)
+    p = gsub.add_parser("pause", parents=[common], help="pause a game (its deadline stops)")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_game_pause)
+    p = gsub.add_parser("resume", parents=[common], help="resume a paused game")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_game_resume)
+
+    orders = sub.add_parser("orders", parents=[common], help="work with order texts")
+    osub = orders.add_subparsers(dest="orders_command", required=True)
+    p = osub.add_parser("check", parents=[common], help="validate an order text offline")
+    p.add_argument("kind")
+    p.add_argument("file", help="an order text or a whole order mail")
+    p.add_argument("--game", help="check against this game's current state")
+    p.add_argument("--seat", help="the seat giving the orders")
+    p.add_argument("--lang", default="en", choices=["en", "it"], help="language of the diagnostics")
+    p.set_defaults(func=cmd_orders_check)
+
+    archive = sub.add_parser("archive", parents=[common], help="archives of games")
+    asub = archive.add_subparsers(dest="archive_command", required=True)
+    p = asub.add_parser("export", parents=[common], help="write a static HTML archive of a game")
+    p.add_argument("id")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=cmd_archive_export)
+
+    p = sub.add_parser("verify", parents=[common], help="re-check an exported archive: dice, replay, hash chain")
+    p.add_argument("path", help="the archive folder (or its game.json)")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("demo", parents=[common], help="play a short scripted game of each kind through real mail")
+    p.add_argument("--out", default="pbem-demo", metavar="DIR")
+    p.add_argument("--game", action="append", help="only this kind (repeat)")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return int(args.func(args))
+    except PbemError as exc:
+        print(f"pbem: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,231 @@
+"""The configuration file (TOML), read strictly: an unknown key is an error.
+
+Relative paths are taken from the current directory, so that the default
+`config/pbem.toml` keeps its data under `./var/`.  Credentials for real mail
+servers never live in the file: it names the environment variables to read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pbem.errors import ConfigError
+
+DEFAULT_PATH = Path("config/pbem.toml")
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])", re.IGNORECASE)
+_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> timedelta:
+    """'72h', '1h30m', '2d', '45s' -> timedelta; a bare number is hours."""
+    raw = str(text).strip().lower()
+    if re.fullmatch(r"\d+(\.\d+)?", raw):
+        return timedelta(hours=float(raw))
+    pos, seconds = 0, 0.0
+    for m in _DURATION.finditer(raw):
+        if raw[pos:m.start()].strip():
+            break
+        seconds += float(m.group(1)) * _UNITS[m.group(2)]
+        pos = m.end()
+    if pos == 0 or raw[pos:].strip():
+        raise ConfigError(f"not a duration: {text!r} (examples: 72h, 1h30m, 2d, 45s)")
+    return timedelta(seconds=seconds)
+
+
+def format_duration(delta: timedelta) -> str:
+    total = int(delta.total_seconds())
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if total >= size:
+            parts.append(f"{total // size}{unit}")
+            total %= size
+    return "".join(parts) or "0s"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    name: str = "pbem"
+    address: str = "pbem@localhost"
+    bounce_address: str = "pbem-bounces@localhost"
+    domain: str = "localhost"
+    timezone: str = "Europe/Rome"
+    language: str = "en"
+    data_dir: str = "var"
+
+
+@dataclass(frozen=True)
+class DatabaseConfig:
+    url: str = "sqlite:///var/pbem.sqlite"
+
+
+@dataclass(frozen=True)
+class EmbeddedMailConfig:
+    host: str = "127.0.0.1"
+    imap_port: int = 1143
+    smtp_port: int = 2525
+    maildir: str = "var/mail"
+    domains: tuple[str, ...] = ("localhost",)
+    password: str = "pbem"
+
+
+@dataclass(frozen=True)
+class RemoteServerConfig:
+    host: str = ""
+    port: int = 0
+    security: str = "tls"  # "tls" (implicit), "starttls" or "none"
+    username_env: str = ""
+    password_env: str = ""
+    mailbox: str = "INBOX"
+
+    def credentials(self) -> tuple[str | None, str | None]:
+        """Read the username and password from the environment variables named here."""
+        user = os.environ.get(self.username_env) if self.username_env else None
+        password = os.environ.get(self.password_env) if self.password_env else None
+        if self.password_env and password is None:
+            raise ConfigError(f"environment variable {self.password_env} is not set")
+        return user, password
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    backend: str = "embedded"  # "embedded" | "remote"
+    poll_seconds: float = 30.0
+    idle: bool = True
+    max_size: int = 10_000_000
+    embedded: EmbeddedMailConfig = field(default_factory=EmbeddedMailConfig)
+    imap: RemoteServerConfig = field(default_factory=lambda: RemoteServerConfig(port=993))
+    smtp: RemoteServerConfig = field(default_factory=lambda: RemoteServerConfig(port=465))
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    deadline: str = "72h"
+    reminders: tuple[str, ...] = ("24h", "2h")
+    grace: str = "0h"
+    early_resolution: bool = True
+    warn_after_misses: int = 1
+    abandon_after_misses: int = 3
+    decision_deadline: str = "12h"
+
+
+@dataclass(frozen=True)
+class OutboxConfig:
+    retry_first: str = "30s"
+    retry_max: str = "1h"
+    give_up: str = "48h"
+    drain_seconds: float = 10.0
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    width: int = 1600
+
+
+@dataclass(frozen=True)
+class Config:
+    server: ServerConfig = field(default_factory=ServerConfig)
+    database: DatabaseConfig = field(default_factory=DatabaseConfig)
+    mail: MailConfig = field(default_factory=MailConfig)
+    games: GamesConfig = field(default_factory=GamesConfig)
+    outbox: OutboxConfig = field(default_factory=OutboxConfig)
+    render: RenderConfig = field(default_factory=RenderConfig)
+    source: str = "<defaults>"
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.server.timezone)
+
+
+def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
+    """Build dataclass ``cls`` from ``data``; unknown keys and wrong types are errors."""
+    table = f"[{where}]" if where else "the top level"
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{table} must be a table")
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "source"}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        known = ", ".join(sorted(fields))
+        bad = f"{where}.{unknown[0]}" if where else unknown[0]
+        raise ConfigError(f"unknown key {bad} (known keys in {table}: {known})")
+    kwargs: dict[str, Any] = {}
+    defaults = cls()
+    for name, value in data.items():
+        default = getattr(defaults, name)
+        key = f"{where}.{name}" if where else name
+        if dataclasses.is_dataclass(default):
+            kwargs[name] = _build(type(default), value, key)
+        elif isinstance(default, tuple):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{key} must be a list of strings")
+            kwargs[name] = tuple(value)
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{key} must be true or false")
+            kwargs[name] = value
+        elif isinstance(default, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"{key} must be a number")
+            kwargs[name] = type(default)(value)
+        else:
+            if not isinstance(value, str):
+                raise ConfigError(f"{key} must be a string")
+            kwargs[name] = value
+    return cls(**kwargs)
+
+
+def _validate(cfg: Config) -> None:
+    if cfg.mail.backend not in ("embedded", "remote"):
+        raise ConfigError(f"mail.backend must be 'embedded' or 'remote', not {cfg.mail.backend!r}")
+    for where, server in (("mail.imap", cfg.mail.imap), ("mail.smtp", cfg.mail.smtp)):
+        if server.security not in ("tls", "starttls", "none"):
+            raise ConfigError(f"{where}.security must be 'tls', 'starttls' or 'none'")
+        if cfg.mail.backend == "remote" and not server.host:
+            raise ConfigError(f"mail.backend is 'remote' but {where}.host is empty")
+    try:
+        ZoneInfo(cfg.server.timezone)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(f"server.timezone: unknown time zone {cfg.server.timezone!r}") from exc
+    for text in (cfg.games.deadline, cfg.games.grace, cfg.games.decision_deadline, *cfg.games.reminders,
+                 cfg.outbox.retry_first, cfg.outbox.retry_max, cfg.outbox.give_up):
+        parse_duration(text)
+    if "@" not in cfg.server.address:
+        raise ConfigError(f"server.address must be a mail address, not {cfg.server.address!r}")
+
+
+def from_mapping(data: Mapping[str, Any], source: str = "<mapping>") -> Config:
+    cfg = _build(Config, data, "")
+    cfg = dataclasses.replace(cfg, source=source)
+    _validate(cfg)
+    return cfg
+
+
+def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("PBEM_CONFIG")
+    return Path(env) if env else DEFAULT_PATH
+
+
+def load(path: str | os.PathLike[str] | None = None) -> Config:
+    """Read the configuration; a missing default file means built-in defaults."""
+    target = config_path(path)
+    if not target.exists():
+        if path is None and not os.environ.get("PBEM_CONFIG"):
+            return from_mapping({}, "<defaults>")
+        raise ConfigError(f"configuration file not found: {target}")
+    try:
+        data = tomllib.loads(target.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{target}: {exc}") from exc
+    try:
+        return from_mapping(data, str(target))
+    except ConfigError as exc:
+        raise ConfigError(f"{target}: {exc}") from None

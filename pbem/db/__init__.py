@@ -1,0 +1,1 @@
+"""Storage: SQLModel tables and the engine (SQLite with WAL, or PostgreSQL)."""

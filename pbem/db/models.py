@@ -1,0 +1,189 @@
+"""The tables. The event log, the sheets and the rolls are the truth; the state
+kept on `Game` is a cache that `pbem verify` checks against a replay.
+
+Times are stored as naive UTC and come back aware (`UTCDateTime`), so SQLite and
+PostgreSQL behave the same.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes in, aware UTC datetimes out, naive UTC on disk."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> Any:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Any) -> Any:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc)
+
+
+def _time(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=Column(UTCDateTime(), nullable=nullable))
+
+
+def _text(default: str = "") -> Any:
+    return Field(default=default, sa_column=Column(Text, nullable=False))
+
+
+class Player(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    address: str = Field(index=True, unique=True)
+    name: str = ""
+    language: str = "en"
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True)  # e.g. "k42"
+    kind: str = Field(index=True)
+    name: str
+    rules_version: str
+    options_json: str = _text("{}")
+    status: str = Field(default="active", index=True)  # active | paused | finished
+    timezone: str = "UTC"
+    turn_seconds: int = 259200
+    policy_json: str = _text("{}")
+    seed_hex: str = ""  # secret until the game ends
+    commitment: str = ""
+    seed_revealed: bool = False
+    initial_state_json: str = _text("")
+    state_json: str = _text("")
+    phase_seq: int = 0  # sequence number of the open phase
+    roll_counter: int = 0  # next die number (gap-free through the game)
+    head_hash: str = ""  # hash of the last resolved phase
+    outcome_json: str = _text("")
+    paused_remaining: Optional[int] = None  # seconds left on the deadline when paused
+    created_at: Optional[datetime] = _time()
+    finished_at: Optional[datetime] = _time()
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    name: str
+    player_id: int = Field(foreign_key="player.id")
+    address: str = Field(index=True)
+    secret_hash: str
+    language: str = "en"
+    misses: int = 0  # consecutive missed deadlines
+    status: str = "active"  # active | abandoned
+
+
+class PhaseRow(SQLModel, table=True):
+    __tablename__ = "phase"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    seq: int
+    turn: int
+    name: str
+    awaiting_json: str = _text("[]")
+    sealed: bool = False
+    decision: bool = False
+    opened_at: Optional[datetime] = _time()
+    deadline: Optional[datetime] = _time()
+    reminders_sent: int = 0  # how many of the policy's reminders went out
+    resolved_at: Optional[datetime] = _time()
+    orders_digest: str = ""
+    rolls_start: int = 0
+    rolls_count: int = 0
+    state_hash: str = ""
+    prev_hash: str = ""
+    hash: str = ""
+
+
+class SheetRow(SQLModel, table=True):
+    __tablename__ = "sheet"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    phase_seq: int = Field(index=True)
+    seat: str
+    raw_text: str = _text("")
+    orders_json: str = _text("[]")
+    canonical: str = _text("")
+    receipt: str = ""
+    superseded: bool = False
+    source: str = "mail"  # mail | default | cli
+    sender: str = ""
+    inbound_id: Optional[int] = None
+    received_at: Optional[datetime] = _time()
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "event"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    phase_seq: int
+    seq: int
+    kind: str
+    data_json: str = _text("{}")
+    to_json: str = _text("null")
+
+
+class RollRow(SQLModel, table=True):
+    __tablename__ = "roll"
+    __table_args__ = (UniqueConstraint("game_id", "counter"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    phase_seq: int
+    counter: int
+    purpose: str
+    sides: int
+    value: int
+
+
+class InboundMail(SQLModel, table=True):
+    __tablename__ = "inbound"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    dedupe_key: str = Field(unique=True, index=True)
+    message_id: str = ""
+    sender: str = ""
+    subject: str = ""
+    size: int = 0
+    received_at: Optional[datetime] = _time()
+    status: str = ""  # orders | command | refused | ignored | error
+    game_id: Optional[str] = None
+    note: str = _text("")
+    raw: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+
+
+class OutboxMail(SQLModel, table=True):
+    __tablename__ = "outbox"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, index=True)
+    game_id: Optional[str] = Field(default=None, index=True)
+    kind: str = ""  # welcome | report | reply | reminder | notice | refusal
+    mail_from: str = ""
+    recipients_json: str = _text("[]")
+    subject: str = ""
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    status: str = Field(default="queued", index=True)  # queued | sent | failed
+    attempts: int = 0
+    next_attempt_at: Optional[datetime] = _time()
+    last_error: str = _text("")
+    created_at: Optional[datetime] = _time()
+    sent_at: Optional[datetime] = _time()
+
+
+class Counter(SQLModel, table=True):
+    """Named counters (game ids per kind prefix)."""
+
+    name: str = Field(primary_key=True)
+    value: int = 0

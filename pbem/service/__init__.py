@@ -1,0 +1,1 @@
+"""Use-cases that own the transactions: games, order mail, turns, the outbox."""

@@ -1,0 +1,147 @@
+"""`pbem archive export`: a static, self-contained HTML archive of a game plus the
+`game.json` that `pbem verify` re-checks. Maps are drawn from the spectator view of
+each turn, replayed from the log (the log is the truth, not the cached state)."""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Mapping
+
+from sqlmodel import col, select
+
+from pbem.core.codec import canonical_json
+from pbem.db.models import RollRow
+from pbem.render.raster import svg_to_png
+from pbem.service import store
+from pbem.service.context import Context
+from pbem.service.replay import replay
+from pbem.service.timefmt import show
+
+FORMAT = "pbem-archive-1"
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def archive_data(ctx: Context, game_id: str) -> dict[str, Any]:
+    """Everything needed to replay and verify the game; the seed only once revealed."""
+    with ctx.session() as session:
+        game = store.get_game(session, game_id)
+        seats = store.seats(session, game.id)
+        phases = []
+        for row in store.phases(session, game.id):
+            sheets = store.sheets_of_phase(session, game.id, row.seq) if row.resolved_at else []
+            rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == row.seq)
+                                 .order_by(col(RollRow.counter)))
+            phases.append({
+                "seq": row.seq, "turn": row.turn, "name": row.name, "awaiting": store.awaiting(row),
+                "sealed": row.sealed, "decision": row.decision, "opened_at": _iso(row.opened_at),
+                "deadline": _iso(row.deadline), "resolved_at": _iso(row.resolved_at),
+                "orders": {s.seat: s.canonical for s in sheets},
+                "sources": {s.seat: s.source for s in sheets},
+                "receipts": {s.seat: s.receipt for s in sheets},
+                "digest": row.orders_digest,
+                "rolls": [[r.counter, r.purpose, r.sides, r.value] for r in rolls],
+                "state_hash": row.state_hash, "prev_hash": row.prev_hash, "hash": row.hash,
+            })
+        genesis = phases[0]["prev_hash"] if phases else game.head_hash
+        return {
+            "format": FORMAT,
+            "game": {"id": game.id, "kind": game.kind, "name": game.name, "rules_version": game.rules_version,
+                     "options": json.loads(game.options_json), "seats": [s.name for s in seats],
+                     "status": game.status, "timezone": game.timezone, "commitment": game.commitment,
+                     "seed": game.seed_hex if game.seed_revealed else None,
+                     "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
+                     "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at)},
+            "initial_state": json.loads(game.initial_state_json),
+            "genesis": genesis,
+            "phases": phases,
+            "head_hash": game.head_hash,
+        }
+
+
+_CSS = """
+body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:2em auto;max-width:1100px;color:#222;background:#fbfaf7}
+h1{margin-bottom:.2em} .meta{color:#555} table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}
+pre{background:#f2f0ea;padding:.8em;overflow-x:auto;white-space:pre-wrap} img{max-width:100%;border:1px solid #ccc}
+nav a{margin-right:1em} code{font-size:.9em}
+"""
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
+
+
+def export(ctx: Context, game_id: str, out: Path) -> Path:
+    """Write the archive folder; returns the path of its index.html."""
+    data = archive_data(ctx, game_id)
+    from pbem.core import registry
+
+    rules = registry.get(data["game"]["kind"])
+    g = data["game"]
+    if out.exists():
+        shutil.rmtree(out / "maps", ignore_errors=True)
+    (out / "maps").mkdir(parents=True, exist_ok=True)
+    (out / "game.json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    width = ctx.width
+
+    def draw(state: Any, name: str) -> str:
+        view = rules.view(state, None)
+        (out / "maps" / f"{name}.png").write_bytes(svg_to_png(rules.render(view), width=width))
+        (out / "maps" / f"{name}.json").write_text(json.dumps(view, ensure_ascii=False), encoding="utf-8")
+        return rules.describe(view, "en")
+
+    initial = rules.decode_state(data["initial_state"])
+    draw(initial, "start")
+    rows = []
+    steps = list(replay(rules, data))
+    for i, step in enumerate(steps):
+        ph = step.phase
+        report = draw(step.after, f"phase-{ph['seq']}")
+        orders = "".join(
+            f"<h3>{html.escape(seat)} <small>({html.escape(ph['sources'].get(seat, ''))}, receipt "
+            f"<code>{html.escape(ph['receipts'].get(seat, ''))}</code>)</small></h3><pre>{html.escape(text) or '—'}</pre>"
+            for seat, text in sorted(ph["orders"].items()))
+        dice = "".join(f"<li>#{c} {html.escape(p)}: d{s} = <b>{v}</b></li>" for c, p, s, v in ph["rolls"]) or "<li>none</li>"
+        nav = ['<a href="index.html">index</a>']
+        if i > 0:
+            nav.append(f'<a href="phase-{steps[i - 1].phase["seq"]}.html">previous</a>')
+        if i + 1 < len(steps):
+            nav.append(f'<a href="phase-{steps[i + 1].phase["seq"]}.html">next</a>')
+        body = (f"<nav>{''.join(nav)}</nav><h1>{html.escape(g['name'])} — turn {ph['turn']} ({html.escape(ph['name'])})</h1>"
+                f"<p class=meta>resolved {html.escape(show(_parse(ph['resolved_at']), g['timezone']))}</p>"
+                f"<img src=\"maps/phase-{ph['seq']}.png\" alt=\"map after turn {ph['turn']}\">"
+                f"<h2>Report</h2><pre>{html.escape(report)}</pre><h2>Orders</h2>{orders}"
+                f"<h2>Dice</h2><ul>{dice}</ul><h2>Hashes</h2><p><code>orders digest {ph['digest']}</code><br>"
+                f"<code>previous {ph['prev_hash']}</code><br><code>this turn {ph['hash']}</code></p>")
+        (out / f"phase-{ph['seq']}.html").write_text(_page(f"{g['name']} turn {ph['turn']}", body), encoding="utf-8")
+        summary = "; ".join(f"{s}: {t.splitlines()[0] if t else '—'}{' …' if t.count(chr(10)) else ''}"
+                            for s, t in sorted(ph["orders"].items()))
+        rows.append(f"<tr><td><a href=\"phase-{ph['seq']}.html\">{ph['turn']}</a></td><td>{html.escape(ph['name'])}</td>"
+                    f"<td>{html.escape(summary)}</td><td>{len(ph['rolls'])}</td><td><code>{ph['hash'][:12]}</code></td></tr>")
+    outcome = g.get("outcome")
+    seed = (f"<p>Dice seed (revealed): <code>{g['seed']}</code></p>" if g.get("seed")
+            else "<p>The dice seed is revealed when the game ends.</p>")
+    body = (f"<h1>{html.escape(g['name'])}</h1><p class=meta>{html.escape(rules.info.title)} · game {g['id']} · "
+            f"rules {html.escape(g['rules_version'])} · {html.escape(g['status'])}"
+            f"{' · ' + html.escape(canonical_json(outcome)) if outcome else ''}</p>"
+            f"<p>Seats: {html.escape(', '.join(g['seats']))}</p><p>Dice commitment: <code>{g['commitment']}</code></p>{seed}"
+            f"<h2>Start</h2><img src=\"maps/start.png\" alt=\"starting position\"><h2>Turns</h2>"
+            f"<table><tr><th>turn</th><th>phase</th><th>orders</th><th>dice</th><th>hash</th></tr>{''.join(rows)}</table>"
+            f"<p>Check this archive with <code>pbem verify {html.escape(out.name)}</code>.</p>")
+    index = out / "index.html"
+    index.write_text(_page(g["name"], body), encoding="utf-8")
+    return index
+
+
+def _parse(value: str | None) -> Any:
+    from datetime import datetime
+
+    return datetime.fromisoformat(value) if value else None
+

@@ -1,0 +1,125 @@
+"""The mail commands besides orders: HELP, STATUS, MAP, HISTORY, ORDERS, SECRET NEW."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlmodel import col, select
+
+from pbem.core import registry
+from pbem.db.models import Game, RollRow, Seat
+from pbem.service import mailer, store
+from pbem.service.context import Context
+from pbem.service.secrets import hash_secret, new_secret
+from pbem.service.texts import t
+from pbem.service.timefmt import show
+from pbem.service.turns import rolls_text
+from pbem.core.dice import Roll
+
+if TYPE_CHECKING:
+    from pbem.service.inbound import Reply
+
+
+def general_help(ctx: Context, lang: str, kind: str | None) -> str:
+    if kind:
+        try:
+            return registry.get(kind).help(lang)
+        except Exception:  # an unknown kind gets the general help
+            pass
+    titles = ", ".join(f"{k} ({registry.get(k).info.title})" for k in registry.kinds())
+    return t("help.general", lang, address=ctx.config.server.address, kinds=titles)
+
+
+def game_help(ctx: Context, game: Game, lang: str) -> str:
+    rules = store.rules_of(game)
+    return t("help.game_head", lang, game=game.id, name=game.name, title=rules.info.title) + "\n\n" + rules.help(lang)
+
+
+def answer(reply: "Reply", game: Game, seat: Seat, command: str, arg: str | None) -> None:
+    handler = {"STATUS": _status, "MAP": _map, "HISTORY": _history, "ORDERS": _orders,
+               "HELP": lambda r, g, s, a: r.send(s.address, t("subject.help", s.language),
+                                                  game_help(r.ctx, g, s.language)),
+               "SECRET": _secret}.get(command)
+    if handler is None:
+        reply.send(seat.address, t("subject.refused", seat.language), t("reply.unknown_command", seat.language, command=command))
+        return
+    handler(reply, game, seat, arg)
+
+
+def _status(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+    session, lang = reply.session, seat.language
+    phase = store.current_phase(session, game)
+    lines = [t("status.head", lang, game=game.id, name=game.name, kind=game.kind, status=t(f"status.{game.status}", lang))]
+    if game.status != "finished" and phase is not None:
+        filed = {r.seat: r for r in store.sheets_of_phase(session, game.id, phase.seq)}
+        lines.append(t("status.phase", lang, turn=phase.turn, phase=phase.name,
+                       deadline=show(phase.deadline, game.timezone, lang) if game.status == "active" else "—"))
+        for name in store.awaiting(phase):
+            key = "status.seat_in" if name in filed else "status.seat_missing"
+            lines.append("  " + t(key, lang, seat=name))
+        mine = filed.get(seat.name)
+        if mine is not None:
+            lines += ["", t("reply.on_file", lang, receipt=mine.receipt), *("  " + x for x in mine.canonical.splitlines())]
+    else:
+        lines.append(t("status.over", lang, outcome=game.outcome_json or "—"))
+    lines += ["", t("report.chain", lang, hash=game.head_hash[:16], commitment=game.commitment)]
+    if game.seed_revealed:
+        lines.append(t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment))
+    reply.send(seat.address, t("subject.status", lang), "\n".join(lines), turn=phase.turn if phase else None)
+
+
+def _map(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+    rules = store.rules_of(game)
+    state = store.state_of(game)
+    view = rules.view(state, seat.name)
+    cache = mailer.MapCache(reply.ctx)
+    reply.send(seat.address, t("subject.map", seat.language), rules.describe(view, seat.language),
+               attachments=cache.attachments(rules, game, view, "map"), turn=view.get("turn"))
+
+
+def _history(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+    session, lang = reply.session, seat.language
+    rows = [r for r in store.phases(session, game.id) if r.resolved_at is not None]
+    if arg:
+        try:
+            wanted = int(arg)
+        except ValueError:
+            reply.send(seat.address, t("subject.refused", lang), t("reply.bad_turn_number", lang, text=arg))
+            return
+        rows = [r for r in rows if r.turn == wanted]
+        if not rows:
+            reply.send(seat.address, t("subject.refused", lang), t("reply.no_such_turn", lang, turn=wanted))
+            return
+    lines = [t("history.head", lang, game=game.id, name=game.name)]
+    for r in rows:
+        lines.append("")
+        lines.append(t("history.phase", lang, turn=r.turn, phase=r.name, resolved=show(r.resolved_at, game.timezone, lang),
+                       hash=r.hash[:16]))
+        for sheet in store.sheets_of_phase(session, game.id, r.seq):
+            if sheet.seat == seat.name or not r.sealed:
+                orders = sheet.canonical.replace("\n", "; ") or "—"
+                lines.append("  " + t("history.orders", lang, seat=sheet.seat, orders=orders, receipt=sheet.receipt))
+        if arg:
+            rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == r.seq)
+                                 .order_by(col(RollRow.counter)))
+            lines += ["  " + x for x in rolls_text([Roll(x.counter, x.phase_seq, x.purpose, x.sides, x.value) for x in rolls], lang)]
+    reply.send(seat.address, t("subject.history", lang), "\n".join(lines))
+
+
+def _orders(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+    rules = store.rules_of(game)
+    state = store.state_of(game)
+    lang = seat.language
+    phase = rules.phase(state)
+    body = [t("report.howto", lang, game=game.id, seat=seat.name, turn=phase.turn, address=reply.ctx.config.server.address),
+            "", rules.template(state, seat.name, lang)]
+    reply.send(seat.address, t("subject.orders", lang), "\n".join(body), turn=phase.turn)
+
+
+def _secret(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+    """SECRET NEW: a fresh secret, mailed only to the seat's registered address."""
+    ctx, lang = reply.ctx, seat.language
+    secret = new_secret(ctx.entropy)
+    seat.secret_hash = hash_secret(secret, ctx.entropy(16))
+    reply.session.add(seat)
+    reply.send(seat.address, t("subject.secret", lang), t("reply.secret", lang, game=game.id, seat=seat.name, secret=secret))

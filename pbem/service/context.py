@@ -1,0 +1,57 @@
+"""What every use-case needs: the database, the configuration, the clock and entropy.
+
+The clock and the entropy source are injected so that tests can fix time and
+seeds; nothing in the service calls `datetime.now` or `secrets` directly.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from pbem.config import Config
+from pbem.db.session import session as open_session
+
+
+def system_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Context:
+    engine: Engine
+    config: Config
+    clock: Callable[[], datetime] = system_clock
+    entropy: Callable[[int], bytes] = field(default=secrets.token_bytes)
+    render_width: int | None = None  # overrides config.render.width (tests, demo)
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def session(self) -> Session:
+        return open_session(self.engine)
+
+    @property
+    def width(self) -> int:
+        return self.render_width or self.config.render.width
+
+
+class ManualClock:
+    """A clock that moves only when told: for tests and the demo."""
+
+    def __init__(self, start: datetime) -> None:
+        self.current = start
+
+    def __call__(self) -> datetime:
+        return self.current
+
+    def advance(self, **delta: float) -> datetime:
+        from datetime import timedelta
+
+        self.current = self.current + timedelta(**delta)
+        return self.current

@@ -1,0 +1,252 @@
+"""Creating games and the game master's controls (extend, pause, resume)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Mapping, Sequence
+
+from sqlmodel import Session, col, select
+
+from pbem.config import format_duration, parse_duration
+from pbem.core import registry
+from pbem.core.codec import canonical_json, sha256_hex
+from pbem.core.dice import commitment
+from pbem.core.i18n import normalise_language
+from pbem.db.models import Counter, Game, PhaseRow, Seat
+from pbem.errors import GameStateError, UserError
+from pbem.service import mailer, store, turns
+from pbem.service.context import Context
+from pbem.service.secrets import hash_secret, new_secret
+from pbem.service.texts import t
+from pbem.service.timefmt import show
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    seat: str
+    address: str
+    language: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "SeatSpec":
+        """``north=alice@example.org`` or ``north=alice@example.org:it``."""
+        if "=" not in text:
+            raise UserError(f"a seat is SEAT=EMAIL[:LANG], not {text!r}")
+        seat, _, rest = text.partition("=")
+        address, _, lang = rest.partition(":")
+        if "@" not in address:
+            raise UserError(f"not a mail address for seat {seat!r}: {address!r}")
+        if lang and lang.lower() not in ("en", "it"):
+            raise UserError(f"language for seat {seat!r} must be en or it, not {lang!r}")
+        return cls(seat.strip().lower(), address.strip(), lang.lower() or None)
+
+
+def _next_id(session: Session, prefix: str) -> str:
+    row = session.get(Counter, f"game:{prefix}")
+    if row is None:
+        row = Counter(name=f"game:{prefix}", value=0)
+    row.value += 1
+    session.add(row)
+    return f"{prefix}{row.value}"
+
+
+def policy(ctx: Context, deadline: str | None) -> dict[str, Any]:
+    g = ctx.config.games
+    return {"reminders": list(g.reminders), "grace": g.grace, "early": g.early_resolution,
+            "warn_after": g.warn_after_misses, "abandon_after": g.abandon_after_misses,
+            "decision": g.decision_deadline, "deadline": deadline or g.deadline}
+
+
+def genesis_hash_of(game_id: str, kind: str, rules_version: str, options: Any, seat_names: Sequence[str],
+                    dice_commitment: str, initial_hash: str) -> str:
+    """The start of the hash chain: what the game was before any order."""
+    return sha256_hex(canonical_json({
+        "game": game_id, "kind": kind, "rules_version": rules_version, "options": options,
+        "seats": list(seat_names), "commitment": dice_commitment, "initial_state": initial_hash}))
+
+
+def genesis_hash(game: Game, seat_names: Sequence[str], initial_hash: str) -> str:
+    return genesis_hash_of(game.id, game.kind, game.rules_version, json.loads(game.options_json), seat_names,
+                           game.commitment, initial_hash)
+
+
+def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], deadline: str | None = None,
+           options: Mapping[str, str] | None = None) -> str:
+    """Create a game, open its first phase and queue every seat's welcome mail."""
+    rules = registry.get(kind)
+    info = rules.info
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(info.options))
+    if unknown:
+        known = ", ".join(info.options) or "none"
+        raise UserError(f"unknown option {unknown[0]!r} for {info.slug} (options: {known})")
+    for key, spec in info.options.items():
+        options.setdefault(key, spec.default)
+        if spec.choices and options[key] not in spec.choices:
+            raise UserError(f"option {key} must be one of {', '.join(spec.choices)}")
+    names = [s.seat for s in seat_specs]
+    if len(set(names)) != len(names):
+        raise UserError("each seat may be named once")
+    if not info.min_seats <= len(names) <= info.max_seats:
+        raise UserError(f"{info.title} needs {info.min_seats}–{info.max_seats} seats, not {len(names)}")
+    allowed = set(info.seats)
+    if info.min_seats == info.max_seats == len(info.seats) and set(names) != allowed:
+        raise UserError(f"{info.title} has the seats {', '.join(info.seats)}")
+    turn_length = parse_duration(deadline or ctx.config.games.deadline)
+    if turn_length < timedelta(minutes=1):
+        raise UserError("a deadline must be at least one minute")
+    # Seat order is the rules' order, whatever order the command line used.
+    order = {s: i for i, s in enumerate(info.seats)}
+    specs = sorted(seat_specs, key=lambda s: order.get(s.seat, len(order)))
+    state = rules.new_game([s.seat for s in specs], options)
+    seed = ctx.entropy(32)
+    now = ctx.now()
+    secrets_by_seat: dict[str, str] = {}
+    with ctx.session() as session:
+        game = Game(id=_next_id(session, info.id_prefix), kind=info.slug, name=name, rules_version=info.version,
+                    options_json=canonical_json(options), status="active", timezone=ctx.config.server.timezone,
+                    turn_seconds=int(turn_length.total_seconds()),
+                    policy_json=canonical_json(policy(ctx, deadline)), seed_hex=seed.hex(),
+                    commitment=commitment(seed), created_at=now)
+        initial_hash = store.set_state(game, rules, state)
+        game.initial_state_json = game.state_json
+        game.head_hash = genesis_hash(game, [s.seat for s in specs], initial_hash)
+        session.add(game)
+        session.flush()
+        for spec in specs:
+            lang = normalise_language(spec.language or ctx.config.server.language)
+            player = store.player_for(session, spec.address, lang)
+            secret = new_secret(ctx.entropy)
+            secrets_by_seat[spec.seat] = secret
+            assert player.id is not None
+            session.add(Seat(game_id=game.id, name=spec.seat, player_id=player.id, address=spec.address.lower(),
+                             secret_hash=hash_secret(secret, ctx.entropy(16)), language=lang))
+        session.flush()
+        phase = turns.open_phase(session, ctx, game, rules, state)
+        for seat_row in store.seats(session, game.id):
+            _welcome(session, ctx, game, seat_row, secrets_by_seat[seat_row.name], phase, state)
+        session.commit()
+        log.info("created %s game %s (%s) with seats %s", info.slug, game.id, name, ", ".join(names))
+        return game.id
+
+
+def _welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, secret: str, phase: PhaseRow,
+             state: Any) -> None:
+    rules = store.rules_of(game)
+    lang = seat_row.language
+    others = [s for s in store.seats(session, game.id) if s.name != seat_row.name]
+    body = "\n".join([
+        t("welcome.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat_row.name),
+        "",
+        t("welcome.opponents", lang, others=", ".join(f"{s.name} <{s.address}>" for s in others) or "—"),
+        t("welcome.secret", lang, secret=secret),
+        t("welcome.commitment", lang, commitment=game.commitment),
+        t("welcome.deadline", lang, length=format_duration(timedelta(seconds=game.turn_seconds)),
+          deadline=show(phase.deadline, game.timezone, lang)),
+        "",
+        t("welcome.howto", lang, game=game.id, seat=seat_row.name, secret=secret, turn=phase.turn,
+          address=ctx.config.server.address),
+        "",
+        rules.help(lang),
+        "",
+        t("section.your_orders", lang),
+        rules.template(state, seat_row.name, lang),
+    ])
+    view = rules.view(state, seat_row.name)
+    cache = mailer.MapCache(ctx)
+    mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.welcome", lang)),
+                 text=body, kind="welcome", game=game, attachments=cache.attachments(rules, game, view, "start"))
+
+
+def list_games(ctx: Context) -> list[Game]:
+    with ctx.session() as session:
+        return list(session.exec(select(Game).order_by(col(Game.created_at))))
+
+
+def show_game(ctx: Context, game_id: str) -> dict[str, Any]:
+    """A summary for the CLI (no secrets)."""
+    with ctx.session() as session:
+        game = store.get_game(session, game_id)
+        phase = store.current_phase(session, game)
+        seat_rows = store.seats(session, game.id)
+        filed = {r.seat for r in store.sheets_of_phase(session, game.id, game.phase_seq)} if phase else set()
+        return {
+            "id": game.id, "kind": game.kind, "name": game.name, "status": game.status,
+            "rules_version": game.rules_version, "options": json.loads(game.options_json),
+            "commitment": game.commitment, "seed": game.seed_hex if game.seed_revealed else None,
+            "turn": phase.turn if phase else None, "phase": phase.name if phase else None,
+            "awaiting": store.awaiting(phase) if phase and game.status != "finished" else [],
+            "orders_in": sorted(filed),
+            "deadline": show(phase.deadline, game.timezone) if phase and game.status == "active" else None,
+            "seats": [{"seat": s.name, "address": s.address, "language": s.language, "status": s.status,
+                       "misses": s.misses} for s in seat_rows],
+            "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
+        }
+
+
+def extend(ctx: Context, game_id: str, duration: str) -> str:
+    delta = parse_duration(duration)
+    with ctx.session() as session:
+        game = store.get_game(session, game_id, lock=True)
+        if game.status == "finished":
+            raise GameStateError(f"game {game.id} is finished")
+        if game.status == "paused":
+            game.paused_remaining = (game.paused_remaining or 0) + int(delta.total_seconds())
+            session.add(game)
+            session.commit()
+            return t("gm.extended_paused", "en", game=game.id, length=format_duration(delta))
+        phase = store.current_phase(session, game)
+        assert phase is not None and phase.deadline is not None
+        phase.deadline = phase.deadline + delta
+        session.add(phase)
+        for seat_row in store.seats(session, game.id):
+            lang = seat_row.language
+            mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.extended", lang), phase.turn, lang),
+                         text=t("gm.extended", lang, game=game.id, deadline=show(phase.deadline, game.timezone, lang)),
+                         kind="notice", game=game)
+        session.commit()
+        return t("gm.extended", "en", game=game.id, deadline=show(phase.deadline, game.timezone))
+
+
+def pause(ctx: Context, game_id: str) -> str:
+    with ctx.session() as session:
+        game = store.get_game(session, game_id, lock=True)
+        if game.status != "active":
+            raise GameStateError(f"game {game.id} is {game.status}, not active")
+        phase = store.current_phase(session, game)
+        assert phase is not None and phase.deadline is not None
+        game.paused_remaining = max(0, int((phase.deadline - ctx.now()).total_seconds()))
+        game.status = "paused"
+        session.add(game)
+        for seat_row in store.seats(session, game.id):
+            lang = seat_row.language
+            mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.paused", lang)),
+                         text=t("gm.paused", lang, game=game.id), kind="notice", game=game)
+        session.commit()
+        return t("gm.paused", "en", game=game.id)
+
+
+def resume(ctx: Context, game_id: str) -> str:
+    with ctx.session() as session:
+        game = store.get_game(session, game_id, lock=True)
+        if game.status != "paused":
+            raise GameStateError(f"game {game.id} is {game.status}, not paused")
+        phase = store.current_phase(session, game)
+        assert phase is not None
+        phase.deadline = ctx.now() + timedelta(seconds=game.paused_remaining or 0)
+        game.status, game.paused_remaining = "active", None
+        session.add_all([game, phase])
+        for seat_row in store.seats(session, game.id):
+            lang = seat_row.language
+            mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.resumed", lang)),
+                         text=t("gm.resumed", lang, game=game.id, deadline=show(phase.deadline, game.timezone, lang)),
+                         kind="notice", game=game)
+        session.flush()
+        turns.resolve_if_ready(session, ctx, game)
+        session.commit()
+        return t("gm.resumed", "en", game=game.id, deadline=show(phase.deadline, game.timezone))

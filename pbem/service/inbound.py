@@ -1,0 +1,281 @@
+"""One inbound mail, one transaction: record it under its dedupe key, check who
+sent it, apply the orders or answer the command, queue the replies, commit.
+
+A mail seen twice (a re-flag after a crash, a UIDVALIDITY change, the same
+message delivered twice) finds its dedupe key taken and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem.core import registry
+from pbem.db.models import Game, InboundMail, Player, Seat
+from pbem.errors import NotFoundError
+from pbem.mail.classify import machine_reason
+from pbem.mail.compose import reply_subject
+from pbem.mail.envelope import Envelope, parse_envelope
+from pbem.mail.parse import IncomingMail, read_mail
+from pbem.service import commands, mailer, store, turns
+from pbem.service.context import Context
+from pbem.service.secrets import check_secret
+from pbem.service.texts import t, text_of
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Handled:
+    """What became of one inbound mail."""
+
+    status: str  # orders | command | refused | ignored | duplicate | error
+    note: str = ""
+    game_id: str | None = None
+    inbound_id: int | None = None
+
+
+@dataclass
+class Reply:
+    """The context for answering one mail."""
+
+    session: Session
+    ctx: Context
+    mail: IncomingMail
+    game: Game | None = None
+    lang: str = "en"
+
+    def send(self, to: str, subject_what: str, text: str, *, kind: str = "reply", attachments: Any = (),
+             turn: int | None = None) -> None:
+        subject = mailer.subject(self.game, subject_what, turn, self.lang)
+        if self.mail.subject and to.lower() == (self.mail.sender or "").lower():
+            subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
+        refs = [*self.mail.references, self.mail.message_id] if self.mail.message_id else list(self.mail.references)
+        mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
+                     attachments=attachments, in_reply_to=self.mail.message_id or None, references=refs,
+                     auto_submitted="auto-replied")
+
+
+def handle(ctx: Context, raw: bytes) -> Handled:
+    """Process one raw mail exactly once."""
+    mail = read_mail(raw)
+    with ctx.session() as session:
+        if session.exec(select(InboundMail).where(InboundMail.dedupe_key == mail.dedupe_key)).first():
+            return Handled("duplicate", "already processed")
+        row = InboundMail(dedupe_key=mail.dedupe_key, message_id=mail.message_id or "", sender=mail.sender or "",
+                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(), raw=raw)
+        session.add(row)
+        try:
+            session.flush()
+        except IntegrityError:
+            session.rollback()
+            return Handled("duplicate", "already processed")
+        try:
+            result = _process(session, ctx, mail, row)
+        except Exception as exc:  # a bug must not lose the mail: keep it, say so, go on
+            session.rollback()
+            log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)
+            return _record_failure(ctx, mail, raw, exc)
+        row.status, row.note, row.game_id = result.status, result.note[:2000], result.game_id
+        session.add(row)
+        session.commit()
+        return Handled(result.status, result.note, result.game_id, row.id)
+
+
+def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception) -> Handled:
+    with ctx.session() as session:
+        row = InboundMail(dedupe_key=mail.dedupe_key, message_id=mail.message_id or "", sender=mail.sender or "",
+                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(), raw=raw,
+                          status="error", note=f"{type(exc).__name__}: {exc}"[:2000])
+        session.add(row)
+        session.flush()
+        if mail.sender and not machine_reason(mail):
+            Reply(session, ctx, mail).send(mail.sender, t("subject.error", "en"), t("reply.internal_error", "en"))
+        session.commit()
+        return Handled("error", row.note, None, row.id)
+
+
+def _language(session: Session, ctx: Context, address: str) -> str:
+    player = session.exec(select(Player).where(Player.address == address.lower())).first()
+    return player.language if player else ctx.config.server.language
+
+
+def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail) -> Handled:
+    reason = machine_reason(mail)
+    if reason:
+        log.info("ignored machine mail from %s: %s", mail.sender, reason)
+        return Handled("ignored", reason)
+    if not mail.sender:
+        return Handled("ignored", "no sender address")
+    env = parse_envelope(mail.text)
+    reply = Reply(session, ctx, mail, lang=_language(session, ctx, mail.sender))
+    lang = reply.lang
+    if env.game is None:
+        if env.command is not None and env.command[0] == "HELP":
+            reply.send(mail.sender, t("subject.help", lang), commands.general_help(ctx, lang, env.command[1]),
+                       kind="reply")
+            return Handled("command", "help")
+        reply.send(mail.sender, t("subject.no_block", lang), t("reply.no_block", lang, address=ctx.config.server.address,
+                                                                 kinds=", ".join(registry.kinds())))
+        return Handled("refused", "no GAME block")
+    try:
+        game = store.get_game(session, env.game, lock=True)
+    except NotFoundError:
+        reply.send(mail.sender, t("subject.refused", lang), t("reply.no_game", lang, game=env.game))
+        return Handled("refused", f"no game {env.game}")
+    reply.game = game
+    if env.command is not None and env.command[0] == "HELP" and not env.seat:
+        reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
+        return Handled("command", "help", game.id)
+    seat = store.seat(session, game.id, env.seat) if env.seat else None
+    refusal = _authenticate(mail, env, seat)
+    if refusal is not None:
+        return _refuse_identity(reply, game, env, seat, refusal)
+    assert seat is not None
+    reply.lang = lang = seat.language
+    if env.errors:
+        text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(
+            f"  {t('reply.line', lang, line=line)}: {text_of(m, lang)}" for line, m in env.errors)
+        reply.send(seat.address, t("subject.refused", lang), text)
+        return Handled("refused", "envelope problems", game.id)
+    if env.command is not None:
+        commands.answer(reply, game, seat, env.command[0], env.command[1])
+        return Handled("command", env.command[0].lower(), game.id)
+    return _orders(reply, game, seat, env, row)
+
+
+def _authenticate(mail: IncomingMail, env: Envelope, seat: Seat | None) -> str | None:
+    """Architecture 2.3: the sender must be the seat's address AND the secret must match."""
+    if not env.seat:
+        return "no-seat"
+    if seat is None:
+        return "unknown-seat"
+    if (mail.sender or "").lower() != seat.address.lower():
+        return "wrong-sender"
+    if not check_secret(env.secret, seat.secret_hash):
+        return "wrong-secret"
+    return None
+
+
+def _refuse_identity(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str) -> Handled:
+    """Never answer a possibly forged sender with anything about the seat: the notice
+    goes to the seat's registered address."""
+    session, mail = reply.session, reply.mail
+    if seat is not None:
+        reply.lang = seat.language
+        reply.send(seat.address, t("subject.refused", seat.language),
+                   t(f"notice.refused.{why}", seat.language, game=game.id, seat=seat.name, sender=mail.sender,
+                     subject=mail.subject or "—"), kind="refusal")
+    else:
+        known = {s.address.lower(): s for s in store.seats(session, game.id)}
+        member = known.get((mail.sender or "").lower())
+        if member is not None:
+            reply.lang = member.language
+            reply.send(member.address, t("subject.refused", member.language),
+                       t(f"reply.{why}", member.language, game=game.id, seat=env.seat or "—",
+                         seats=", ".join(sorted(s.name for s in known.values()))), kind="refusal")
+    log.info("game %s: refused mail from %s for seat %s: %s", game.id, mail.sender, env.seat, why)
+    return Handled("refused", why, game.id)
+
+
+def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMail) -> Handled:
+    session, ctx, lang = reply.session, reply.ctx, reply.lang
+    if game.status == "finished":
+        reply.send(seat.address, t("subject.refused", lang), t("reply.finished", lang, game=game.id))
+        return Handled("refused", "game finished", game.id)
+    rules = store.rules_of(game)
+    state = store.state_of(game)
+    phase = rules.phase(state)
+    phase_row = store.current_phase(session, game)
+    assert phase_row is not None
+    if env.turn is not None and env.turn != phase.turn:
+        reply.send(seat.address, t("subject.refused", lang),
+                   t("reply.wrong_turn", lang, game=game.id, turn=env.turn, current=phase.turn, phase=phase.name,
+                     seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
+        return Handled("refused", f"orders for turn {env.turn}, current turn {phase.turn}", game.id)
+    if seat.name not in phase.awaiting:
+        reply.send(seat.address, t("subject.refused", lang),
+                   t("reply.not_awaited", lang, game=game.id, seat=seat.name, turn=phase.turn, phase=phase.name,
+                     seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
+        return Handled("refused", "not awaited", game.id)
+    if not env.order_lines:
+        reply.send(seat.address, t("subject.refused", lang), t("reply.no_orders", lang, game=game.id, turn=phase.turn))
+        return Handled("refused", "no orders", game.id)
+    text = order_text(env)
+    sheet = rules.parse_orders(state, seat.name, text)
+    on_file = store.sheet_on_file(session, game.id, phase_row.seq, seat.name)
+    if not sheet.ok:
+        reply.send(seat.address, t("subject.orders_refused", lang),
+                   diagnostics_text(rules, sheet, lang, game, phase.turn, seat.name, on_file.receipt if on_file else None),
+                   turn=phase.turn)
+        return Handled("refused", f"{sum(d.is_error for d in sheet.diagnostics)} errors", game.id)
+    filed = turns.file_sheet(session, ctx, game, rules, phase_row.seq, sheet, raw_text=text, source="mail",
+                             sender=reply.mail.sender or "", inbound_id=row.id)
+    body = [t("reply.accepted", lang, game=game.id, turn=phase.turn, seat=seat.name, receipt=filed.receipt)]
+    if on_file is not None:
+        body.append(t("reply.replaces", lang, receipt=on_file.receipt))
+    body += ["", *("  " + line for line in (filed.canonical.splitlines() or ["—"])), ""]
+    warnings = [d for d in sheet.diagnostics if not d.is_error]
+    if warnings:
+        body.append(t("reply.warnings", lang))
+        body += [f"  {t('reply.line', lang, line=d.line)}: {text_of(d.message, lang, rules.catalog)}" for d in warnings]
+        body.append("")
+    if game.status == "paused":
+        body.append(t("reply.paused", lang, game=game.id))
+    elif not turns.ready(session, game, phase_row):
+        body.append(t("reply.waiting", lang, deadline=_deadline(game, phase_row, lang)))
+    else:
+        body.append(t("reply.resolving", lang))
+    reply.send(seat.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn)
+    session.flush()
+    turns.resolve_if_ready(session, ctx, game)
+    return Handled("orders", f"receipt {filed.receipt}", game.id)
+
+
+def _deadline(game: Game, phase_row: Any, lang: str) -> str:
+    from pbem.service.timefmt import show
+
+    return show(phase_row.deadline, game.timezone, lang)
+
+
+def order_text(env: Envelope) -> str:
+    """The order lines at their own line numbers, so diagnostics name the mail's lines."""
+    if not env.order_lines:
+        return ""
+    last = max(n for n, _ in env.order_lines)
+    lines = [""] * last
+    for n, text in env.order_lines:
+        lines[n - 1] = text
+    return "\n".join(lines)
+
+
+def diagnostics_text(rules: Any, sheet: Any, lang: str, game: Game, turn: int, seat: str, receipt: str | None) -> str:
+    errors = [d for d in sheet.diagnostics if d.is_error]
+    out = [t("reply.rejected", lang, game=game.id, turn=turn, seat=seat, count=len(errors)), ""]
+    for d in sheet.diagnostics:
+        label = t("reply.line", lang, line=d.line) if d.line else t("reply.sheet", lang)
+        out.append(f"{label}: {d.text}".rstrip(": ") if d.text else label)
+        out.append("    " + text_of(d.message, lang, rules.catalog))
+        if d.suggestion is not None:
+            out.append("    " + t("reply.suggestion", lang, text=text_of(d.suggestion, lang, rules.catalog)))
+    out.append("")
+    out.append(t("reply.on_file", lang, receipt=receipt) if receipt else t("reply.none_on_file", lang))
+    return "\n".join(out)
+
+
+def record_oversized(ctx: Context, uid: int, uidvalidity: int, size: int) -> Handled:
+    """A mail above the size limit is never downloaded: record it once and move on."""
+    key = f"oversized:{uidvalidity}:{uid}:{size}"
+    with ctx.session() as session:
+        if session.exec(select(InboundMail).where(InboundMail.dedupe_key == key)).first():
+            return Handled("duplicate", "already recorded")
+        row = InboundMail(dedupe_key=key, size=size, received_at=ctx.now(), status="refused",
+                          note=f"larger than the limit ({size} bytes): not fetched")
+        session.add(row)
+        session.commit()
+        log.warning("mail uid %s of %d bytes is over the size limit: not fetched", uid, size)
+        return Handled("refused", row.note, None, row.id)

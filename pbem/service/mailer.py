@@ -1,0 +1,59 @@
+"""Writing a mail into the outbox: one recipient per row, so that a retry never
+sends the same mail twice to someone who already has it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from sqlmodel import Session
+
+from pbem.core.codec import canonical_json
+from pbem.core.rules import Rules, View
+from pbem.db.models import Game
+from pbem.mail.compose import Attachment, compose
+from pbem.service import outbox
+from pbem.service.context import Context
+
+
+def subject(game: Game | None, what: str, turn: int | None = None, lang: str = "en") -> str:
+    """``[pbem] k42 turn 7 — report``: stable, so mail clients thread it."""
+    parts = ["[pbem]"]
+    if game is not None:
+        parts.append(game.id)
+    if turn is not None:
+        parts.append(("turno" if lang == "it" else "turn") + f" {turn}")
+    return " ".join(parts) + f" — {what}"
+
+
+def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, kind: str,
+          game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
+          references: Sequence[str] = (), auto_submitted: str = "auto-generated") -> str:
+    message_id, raw = compose(
+        sender=ctx.config.server.address, to=to, subject=subject, text=text, attachments=tuple(attachments),
+        in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
+        game_id=game.id if game is not None else None, domain=ctx.config.server.domain, date=ctx.now())
+    outbox.enqueue(session, ctx, message_id=message_id, raw=raw, recipients=[to], subject=subject, kind=kind,
+                   game_id=game.id if game is not None else None)
+    return message_id
+
+
+class MapCache:
+    """PNG of a view, rendered once per distinct view (seats often see the same board)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._png: dict[str, bytes] = {}
+
+    def png(self, rules: Rules, view: View) -> bytes:
+        key = canonical_json({k: v for k, v in view.items() if k != "viewer"})
+        if key not in self._png:
+            from pbem.render.raster import svg_to_png
+
+            self._png[key] = svg_to_png(rules.render(view), width=self._ctx.width)
+        return self._png[key]
+
+    def attachments(self, rules: Rules, game: Game, view: View, stem: str) -> list[Attachment]:
+        data: Any = json.dumps(view, indent=1, ensure_ascii=False).encode("utf-8")
+        return [Attachment(f"{game.id}-{stem}.png", "image/png", self.png(rules, view)),
+                Attachment(f"{game.id}-{stem}.json", "application/json", data)]

@@ -1,0 +1,83 @@
+"""Reading and writing a game's rows: the small queries every use-case shares."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.core import registry
+from pbem.core.codec import canonical_json, sha256_hex
+from pbem.core.rules import Rules
+from pbem.db.models import Game, PhaseRow, Player, Seat, SheetRow
+from pbem.errors import NotFoundError
+
+
+def get_game(session: Session, game_id: str, lock: bool = False) -> Game:
+    stmt = select(Game).where(Game.id == game_id.strip().lower())
+    if lock:
+        stmt = stmt.with_for_update()
+    game = session.exec(stmt).first()
+    if game is None:
+        raise NotFoundError(f"no game with id {game_id!r}")
+    return game
+
+
+def rules_of(game: Game) -> Rules:
+    return registry.get(game.kind)
+
+
+def state_of(game: Game) -> Any:
+    return rules_of(game).decode_state(json.loads(game.state_json))
+
+
+def set_state(game: Game, rules: Rules, state: Any) -> str:
+    """Store the state cache; returns its hash."""
+    data = rules.encode_state(state)
+    text = canonical_json(data)
+    game.state_json = text
+    return sha256_hex(text)
+
+
+def seats(session: Session, game_id: str) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.id))))
+
+
+def seat(session: Session, game_id: str, name: str) -> Seat | None:
+    return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == name.strip().lower())).first()
+
+
+def current_phase(session: Session, game: Game) -> PhaseRow | None:
+    return session.exec(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.seq == game.phase_seq)).first()
+
+
+def phases(session: Session, game_id: str) -> list[PhaseRow]:
+    return list(session.exec(select(PhaseRow).where(PhaseRow.game_id == game_id).order_by(col(PhaseRow.seq))))
+
+
+def sheet_on_file(session: Session, game_id: str, seq: int, seat_name: str) -> SheetRow | None:
+    stmt = (select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.phase_seq == seq,
+                                   SheetRow.seat == seat_name, col(SheetRow.superseded).is_(False))
+            .order_by(col(SheetRow.id).desc()))
+    return session.exec(stmt).first()
+
+
+def sheets_of_phase(session: Session, game_id: str, seq: int) -> list[SheetRow]:
+    stmt = (select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.phase_seq == seq,
+                                   col(SheetRow.superseded).is_(False)).order_by(col(SheetRow.id)))
+    return list(session.exec(stmt))
+
+
+def player_for(session: Session, address: str, language: str) -> Player:
+    addr = address.strip().lower()
+    player = session.exec(select(Player).where(Player.address == addr)).first()
+    if player is None:
+        player = Player(address=addr, language=language)
+        session.add(player)
+        session.flush()
+    return player
+
+
+def awaiting(phase: PhaseRow) -> list[str]:
+    return list(json.loads(phase.awaiting_json))

@@ -1,0 +1,317 @@
+"""The turn lifecycle: open a phase, collect sheets, resolve it (early when every
+awaited seat has sent orders, or at the deadline with default orders), chain the
+phase hashes, and queue each seat's report.
+
+Resolution runs inside the caller's transaction, so a mail's orders, the dice, the
+new state and the reports commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import timedelta
+from typing import Any, Mapping, Sequence
+
+from sqlmodel import Session, col, select
+
+from pbem.config import parse_duration
+from pbem.core.codec import canonical_json, sha256_hex
+from pbem.core.dice import Roll, VerifiableDice, orders_digest
+from pbem.core.rules import Event, Rules, Sheet
+from pbem.db.models import EventRow, Game, PhaseRow, RollRow, Seat, SheetRow
+from pbem.service import mailer, store
+from pbem.service.context import Context
+from pbem.service.texts import t
+from pbem.service.timefmt import show
+
+log = logging.getLogger(__name__)
+
+
+def phase_hash_of(prev: str, game_id: str, seq: int, turn: int, name: str, canon: Mapping[str, str], digest: str,
+                  rolls: Sequence[Roll], state_hash: str) -> str:
+    """One link of the chain: what was ordered, what the dice said, what came of it."""
+    return sha256_hex(canonical_json({
+        "prev": prev, "game": game_id, "seq": seq, "turn": turn, "name": name, "orders": dict(canon),
+        "digest": digest, "rolls": [[r.counter, r.purpose, r.sides, r.value] for r in rolls], "state": state_hash}))
+
+
+def phase_hash(prev: str, game_id: str, row: PhaseRow, canon: dict[str, str], rolls: Sequence[Roll]) -> str:
+    return phase_hash_of(prev, game_id, row.seq, row.turn, row.name, canon, row.orders_digest, rolls, row.state_hash)
+
+
+def receipt(game_id: str, seq: int, seat: str, canonical: str) -> str:
+    return sha256_hex(f"{game_id}|{seq}|{seat}|{canonical}")[:16]
+
+
+def _policy(game: Game) -> dict[str, Any]:
+    return dict(json.loads(game.policy_json or "{}"))
+
+
+def open_phase(session: Session, ctx: Context, game: Game, rules: Rules, state: Any) -> PhaseRow:
+    phase = rules.phase(state)
+    now = ctx.now()
+    length = (parse_duration(_policy(game).get("decision", ctx.config.games.decision_deadline))
+              if phase.decision else timedelta(seconds=game.turn_seconds))
+    row = PhaseRow(game_id=game.id, seq=game.phase_seq, turn=phase.turn, name=phase.name,
+                   awaiting_json=json.dumps(list(phase.awaiting)), sealed=phase.sealed, decision=phase.decision,
+                   opened_at=now, deadline=now + length, rolls_start=game.roll_counter)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def file_sheet(session: Session, ctx: Context, game: Game, rules: Rules, seq: int, sheet: Sheet, *, raw_text: str,
+               source: str, sender: str = "", inbound_id: int | None = None) -> SheetRow:
+    """Put a sheet on file, superseding the seat's earlier one for this phase."""
+    for old in session.exec(select(SheetRow).where(SheetRow.game_id == game.id, SheetRow.phase_seq == seq,
+                                                   SheetRow.seat == sheet.seat, col(SheetRow.superseded).is_(False))):
+        old.superseded = True
+        session.add(old)
+    canonical = sheet.canonical()
+    row = SheetRow(game_id=game.id, phase_seq=seq, seat=sheet.seat, raw_text=raw_text,
+                   orders_json=canonical_json(rules.encode_orders(sheet.orders)), canonical=canonical,
+                   receipt=receipt(game.id, seq, sheet.seat, canonical), source=source, sender=sender,
+                   inbound_id=inbound_id, received_at=ctx.now())
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _seat_rows(session: Session, game: Game) -> dict[str, Seat]:
+    return {s.name: s for s in store.seats(session, game.id)}
+
+
+def ready(session: Session, game: Game, phase: PhaseRow) -> bool:
+    """Every awaited seat has a sheet on file, or has abandoned."""
+    seats = _seat_rows(session, game)
+    filed = {r.seat for r in store.sheets_of_phase(session, game.id, phase.seq)}
+    return all(s in filed or (s in seats and seats[s].status == "abandoned") for s in store.awaiting(phase))
+
+
+def resolve_if_ready(session: Session, ctx: Context, game: Game) -> bool:
+    """Early resolution: resolve now when nothing more is awaited."""
+    if game.status != "active":
+        return False
+    phase = store.current_phase(session, game)
+    if phase is None or not ready(session, game, phase):
+        return False
+    if not _policy(game).get("early", True) and phase.deadline and ctx.now() < phase.deadline:
+        return False
+    resolve(session, ctx, game)
+    return True
+
+
+def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
+    """Resolve the open phase (defaults for the seats that sent nothing), then any
+    phase that awaits nobody, then queue the reports."""
+    rules = store.rules_of(game)
+    seats = _seat_rows(session, game)
+    resolved: list[PhaseRow] = []
+    events: list[tuple[int, Event]] = []
+    rolls: list[Roll] = []
+    missed: list[str] = []
+    seed = bytes.fromhex(game.seed_hex)
+    while True:
+        state = store.state_of(game)
+        phase = rules.phase(state)
+        row = store.current_phase(session, game)
+        assert row is not None, f"game {game.id} has no open phase {game.phase_seq}"
+        sheets: dict[str, Sheet] = {}
+        for seat_name in phase.awaiting:
+            filed = store.sheet_on_file(session, game.id, row.seq, seat_name)
+            if filed is not None:
+                sheets[seat_name] = Sheet(seat_name, rules.decode_orders(json.loads(filed.orders_json)))
+                if filed.source == "mail" and seat_name in seats:
+                    seats[seat_name].misses = 0
+                continue
+            sheet = rules.default_orders(state, seat_name)
+            sheets[seat_name] = sheet
+            file_sheet(session, ctx, game, rules, row.seq, sheet, raw_text="", source="default")
+            if seat_name in seats and seats[seat_name].status == "active":
+                missed.append(seat_name)
+        canon = {s: sheets[s].canonical() for s in sorted(sheets)}
+        row.orders_digest = orders_digest(canon)
+        dice = VerifiableDice(seed, game.id, row.seq, row.orders_digest, game.roll_counter)
+        result = rules.resolve(state, sheets, dice)
+        for r in dice.record:
+            session.add(RollRow(game_id=game.id, phase_seq=row.seq, counter=r.counter, purpose=r.purpose,
+                                sides=r.sides, value=r.value))
+        for i, ev in enumerate(result.events):
+            session.add(EventRow(game_id=game.id, phase_seq=row.seq, seq=i, kind=ev.kind,
+                                 data_json=canonical_json(dict(ev.data)),
+                                 to_json=json.dumps(list(ev.to) if ev.to is not None else None)))
+            events.append((row.seq, ev))
+        rolls.extend(dice.record)
+        row.state_hash = store.set_state(game, rules, result.state)
+        row.rolls_start, row.rolls_count = game.roll_counter, len(dice.record)
+        row.resolved_at = ctx.now()
+        row.prev_hash = game.head_hash
+        row.hash = phase_hash(game.head_hash, game.id, row, canon, dice.record)
+        session.add(row)
+        game.head_hash = row.hash
+        game.roll_counter = dice.next_counter
+        game.phase_seq += 1
+        resolved.append(row)
+        outcome = rules.outcome(result.state)
+        if outcome is not None:
+            game.status = "finished"
+            game.finished_at = ctx.now()
+            game.seed_revealed = True
+            game.outcome_json = canonical_json({"result": outcome.result, "winners": list(outcome.winners),
+                                                "reason": outcome.reason})
+            break
+        nxt = open_phase(session, ctx, game, rules, result.state)
+        waiting = [s for s in store.awaiting(nxt) if s not in seats or seats[s].status == "active"]
+        if waiting:
+            break
+        # Nobody to wait for (a server step, or only abandoned seats): go on at once.
+        if all(s.status == "abandoned" for s in seats.values()):
+            game.status = "finished"
+            game.finished_at = ctx.now()
+            game.seed_revealed = True
+            game.outcome_json = canonical_json({"result": "abandoned", "winners": [], "reason": "abandoned"})
+            break
+    session.add(game)
+    _apply_misses(session, ctx, game, seats, missed)
+    session.flush()
+    queue_reports(session, ctx, game, rules, resolved, events, rolls)
+    return resolved
+
+
+def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, Seat], missed: list[str]) -> None:
+    pol = _policy(game)
+    for name in missed:
+        seat = seats[name]
+        seat.misses += 1
+        if seat.misses >= int(pol.get("abandon_after", 3)):
+            seat.status = "abandoned"
+            log.info("game %s: seat %s abandoned after %d missed deadlines", game.id, name, seat.misses)
+            for other in seats.values():
+                mailer.queue(session, ctx, to=other.address, subject=mailer.subject(game, t("subject.abandoned", other.language)),
+                             text=t("notice.abandoned", other.language, game=game.id, seat=name, misses=seat.misses),
+                             kind="notice", game=game)
+        elif seat.misses >= int(pol.get("warn_after", 1)):
+            left = int(pol.get("abandon_after", 3)) - seat.misses
+            mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, t("subject.missed", seat.language)),
+                         text=t("notice.missed", seat.language, game=game.id, seat=name, misses=seat.misses, left=left),
+                         kind="notice", game=game)
+        session.add(seat)
+
+
+def queue_reports(session: Session, ctx: Context, game: Game, rules: Rules, resolved: Sequence[PhaseRow],
+                  events: Sequence[tuple[int, Event]], rolls: Sequence[Roll]) -> None:
+    state = store.state_of(game)
+    cache = mailer.MapCache(ctx)
+    nxt = store.current_phase(session, game) if game.status != "finished" else None
+    for seat in store.seats(session, game.id):
+        lang = seat.language
+        view = rules.view(state, seat.name)
+        body = report_text(session, ctx, game, rules, seat, view, resolved, events, rolls, nxt)
+        last = resolved[-1]
+        what = t("subject.final", lang) if game.status == "finished" else t("subject.report", lang)
+        mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, what, last.turn, lang), text=body,
+                     kind="report", game=game, attachments=cache.attachments(rules, game, view, f"turn{last.turn}"))
+
+
+def rolls_text(rolls: Sequence[Roll], lang: str) -> list[str]:
+    if not rolls:
+        return [t("report.no_rolls", lang)]
+    return [t("report.roll", lang, counter=r.counter, purpose=r.purpose, sides=r.sides, value=r.value) for r in rolls]
+
+
+def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: Seat, view: dict[str, Any],
+                resolved: Sequence[PhaseRow], events: Sequence[tuple[int, Event]], rolls: Sequence[Roll],
+                nxt: PhaseRow | None) -> str:
+    lang = seat.language
+    lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat.name), ""]
+    for row in resolved:
+        for filed in store.sheets_of_phase(session, game.id, row.seq):
+            if filed.source == "default":
+                lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
+                               orders=filed.canonical.replace("\n", "; ") or "—"))
+    lines += [rules.describe(view, lang), "", t("section.dice", lang)]
+    lines += ["  " + r for r in rolls_text(rolls, lang)]
+    lines.append("")
+    lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
+    if game.status == "finished":
+        lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]
+    elif nxt is not None:
+        waiting = store.awaiting(nxt)
+        lines += ["", t("report.next", lang, turn=nxt.turn, phase=nxt.name, seats=", ".join(waiting),
+                        deadline=show(nxt.deadline, game.timezone, lang))]
+        if seat.name in waiting:
+            state = store.state_of(game)
+            lines += ["", t("section.your_orders", lang),
+                      t("report.howto", lang, game=game.id, seat=seat.name, turn=nxt.turn,
+                        address=ctx.config.server.address),
+                      rules.template(state, seat.name, lang)]
+    return "\n".join(lines)
+
+
+def due_phases(session: Session, ctx: Context) -> list[tuple[Game, PhaseRow]]:
+    """Open phases of active games whose deadline (plus grace) has passed."""
+    out = []
+    stmt = select(Game, PhaseRow).where(Game.status == "active", PhaseRow.game_id == Game.id,
+                                        PhaseRow.seq == Game.phase_seq, col(PhaseRow.resolved_at).is_(None))
+    for game, row in session.exec(stmt):
+        grace = parse_duration(_policy(game).get("grace", "0h"))
+        if row.deadline is not None and row.deadline + grace <= ctx.now():
+            out.append((game, row))
+    return out
+
+
+def resolve_due(ctx: Context) -> int:
+    """The deadline job: resolve every phase whose time is up. One transaction per game."""
+    with ctx.session() as session:
+        due = [(g.id, r.seq) for g, r in due_phases(session, ctx)]
+    count = 0
+    for game_id, seq in due:
+        with ctx.session() as session:
+            game = store.get_game(session, game_id, lock=True)
+            if game.status != "active" or game.phase_seq != seq:
+                continue  # resolved meanwhile
+            log.info("game %s: deadline of phase %d passed; resolving with default orders", game_id, seq)
+            resolve(session, ctx, game)
+            session.commit()
+            count += 1
+    return count
+
+
+def send_reminders(ctx: Context) -> int:
+    """Remind the seats that still owe orders, at the policy's offsets before the deadline."""
+    sent = 0
+    with ctx.session() as session:
+        stmt = select(Game, PhaseRow).where(Game.status == "active", PhaseRow.game_id == Game.id,
+                                            PhaseRow.seq == Game.phase_seq, col(PhaseRow.resolved_at).is_(None))
+        for game, row in list(session.exec(stmt)):
+            offsets = sorted((parse_duration(r) for r in _policy(game).get("reminders", [])), reverse=True)
+            due = [i for i, off in enumerate(offsets) if row.deadline is not None and ctx.now() >= row.deadline - off
+                   and row.opened_at is not None and row.deadline - off > row.opened_at]
+            if not due or max(due) < row.reminders_sent:
+                continue
+            row.reminders_sent = max(due) + 1
+            session.add(row)
+            filed = {r.seat for r in store.sheets_of_phase(session, game.id, row.seq)}
+            seats = _seat_rows(session, game)
+            for name in store.awaiting(row):
+                seat = seats.get(name)
+                if seat is None or name in filed or seat.status != "active":
+                    continue
+                lang = seat.language
+                mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, t("subject.reminder", lang), row.turn, lang),
+                             text=t("notice.reminder", lang, game=game.id, seat=name, turn=row.turn,
+                                    deadline=show(row.deadline, game.timezone, lang),
+                                    address=ctx.config.server.address),
+                             kind="reminder", game=game)
+                sent += 1
+        session.commit()
+    return sent
+
+
+def next_deadline(ctx: Context) -> Any:
+    with ctx.session() as session:
+        stmt = (select(PhaseRow.deadline).join(Game, col(Game.id) == PhaseRow.game_id)
+                .where(Game.status == "active", PhaseRow.seq == Game.phase_seq).order_by(col(PhaseRow.deadline)).limit(1))
+        return session.exec(stmt).first()
+

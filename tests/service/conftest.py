@@ -1,0 +1,72 @@
+"""Service tests run on a real SQLite file, and on PostgreSQL too when
+PBEM_TEST_POSTGRES_URL is set (skipped cleanly only where no PostgreSQL answers)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from datetime import datetime, timezone
+from typing import Iterator
+
+import pytest
+from sqlmodel import SQLModel
+
+from pbem.config import from_mapping
+from pbem.core import registry
+from pbem.db.session import make_engine
+from pbem.service.context import Context, ManualClock
+
+registry.register("duel", "tests.support.duel:RULES")
+
+START = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
+
+
+def _backends() -> list[str]:
+    out = ["sqlite"]
+    if os.environ.get("PBEM_TEST_POSTGRES_URL"):
+        out.append("postgres")
+    return out
+
+
+class CountingEntropy:
+    """Deterministic 'random' bytes so that tests can recompute secrets and seeds."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __call__(self, size: int) -> bytes:
+        self.n += 1
+        out = b""
+        while len(out) < size:
+            out += hashlib.sha256(f"test-entropy-{self.n}-{len(out)}".encode()).digest()
+        return out[:size]
+
+
+@pytest.fixture(params=_backends())
+def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/pbem.sqlite"
+        return
+    url = os.environ["PBEM_TEST_POSTGRES_URL"]
+    try:
+        engine = make_engine(url)
+    except Exception as exc:  # no PostgreSQL answers on this machine
+        pytest.skip(f"PostgreSQL not reachable: {exc}")
+    SQLModel.metadata.drop_all(engine)
+    SQLModel.metadata.create_all(engine)
+    engine.dispose()
+    yield url
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def ctx(db_url: str, clock: ManualClock) -> Iterator[Context]:
+    cfg = from_mapping({"games": {"deadline": "48h", "reminders": ["24h", "2h"]},
+                        "render": {"width": 400}}, "test")
+    engine = make_engine(db_url)
+    yield Context(engine=engine, config=cfg, clock=clock, entropy=CountingEntropy())
+    engine.dispose()
