@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import shutil
 from pathlib import Path
 from typing import Any, Mapping
@@ -14,6 +15,7 @@ from sqlmodel import col, select
 
 from pbem.core.codec import canonical_json
 from pbem.db.models import RollRow
+from pbem.errors import VerifyError
 from pbem.render.raster import svg_to_png
 from pbem.service import store
 from pbem.service.context import Context
@@ -21,6 +23,7 @@ from pbem.service.replay import replay
 from pbem.service.timefmt import show
 
 FORMAT = "pbem-archive-1"
+log = logging.getLogger(__name__)
 
 
 def _iso(value: Any) -> str | None:
@@ -100,7 +103,14 @@ def export(ctx: Context, game_id: str, out: Path) -> Path:
     initial = rules.decode_state(data["initial_state"])
     draw(initial, "start")
     rows = []
-    steps = list(replay(rules, data))
+    steps = []
+    problem = ""
+    try:
+        for step in replay(rules, data):
+            steps.append(step)
+    except VerifyError as exc:  # export what replays, and say where it stops
+        problem = str(exc)
+        log.error("archive of %s does not verify: %s", game_id, problem)
     for i, step in enumerate(steps):
         ph = step.phase
         report = draw(step.after, f"phase-{ph['seq']}")
@@ -128,7 +138,9 @@ def export(ctx: Context, game_id: str, out: Path) -> Path:
     outcome = g.get("outcome")
     seed = (f"<p>Dice seed (revealed): <code>{g['seed']}</code></p>" if g.get("seed")
             else "<p>The dice seed is revealed when the game ends.</p>")
-    body = (f"<h1>{html.escape(g['name'])}</h1><p class=meta>{html.escape(rules.info.title)} · game {g['id']} · "
+    warning = (f"<p style=\"color:#a00\"><b>This archive does not verify:</b> {html.escape(problem)}</p>"
+               if problem else "")
+    body = (f"<h1>{html.escape(g['name'])}</h1>{warning}<p class=meta>{html.escape(rules.info.title)} · game {g['id']} · "
             f"rules {html.escape(g['rules_version'])} · {html.escape(g['status'])}"
             f"{' · ' + html.escape(canonical_json(outcome)) if outcome else ''}</p>"
             f"<p>Seats: {html.escape(', '.join(g['seats']))}</p><p>Dice commitment: <code>{g['commitment']}</code></p>{seed}"
