@@ -1,0 +1,4 @@
+-- A database for pbem on a club's PostgreSQL (run as a superuser).
+CREATE ROLE pbem LOGIN PASSWORD 'change-me';
+CREATE DATABASE pbem OWNER pbem;
+-- pbem creates its tables itself on first start.
