@@ -1,0 +1,1443 @@
+"""The Kriegspiel map: one player's view as an SVG document.
+
+:func:`render_svg` reads only the view (plain JSON data from the engine's
+``view()``), never the engine's state, and returns a complete SVG document;
+:func:`pbem.render.raster.svg_to_png` turns it into the PNG of the turn mail.
+
+Layout: a title bar, the 20 x 25 board (rows A-T from the North edge, columns
+1-25 from the left) with coordinates on all four edges, and a legend below.
+The board's static parts (paper, territories, grid, terrain, coordinates) and
+the legend depend only on the terrain and the language, so they are built once
+per process (:func:`_static_board`, an LRU cache) and reused by every render.
+
+Drawing is batched for speed (``design/performance.md``): the grid is one path,
+each terrain kind a couple of paths, all units of one side and state share
+three paths (frames, symbol strokes, symbol fills) however many there are, and
+the 90 coordinates are one text element. A mid-game map is about 115 elements;
+render + rasterise at 1600 px takes ~75 ms on the 2-core server
+(``benchmarks/render_kriegspiel.py``).
+
+Labels are placed where they hide nothing: the attack result card tries the
+places around the target and takes the one covering the fewest units, arrows
+and lines (with a leader line when it had to move away). A side hidden by the
+sealed deployment is never drawn, even if the view carried its units: its
+territory is hatched with a note set on squares free of terrain.
+
+Symbols (NATO-like, in the side's colours; North a square-cornered frame in
+blue, South a round-cornered frame in vermillion, so colour is never the only
+cue): infantry X, cavalry a diagonal, artillery a dot, horse artillery a dot and
+a diagonal, relay a pennant, horse relay a pennant and a diagonal. Units cut
+off from their lines are grey with a dashed frame and a "no link" badge; units
+that must retreat carry an amber "!" badge.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pbem.render import svg, theme
+from pbem.render.cache import static_part
+from pbem.render.svg import Path, Point
+
+log = logging.getLogger(__name__)
+
+# -- geometry -------------------------------------------------------------------
+
+CELL: Final = 40.0  # one square, in user units
+PAD: Final = 14.0  # paper around everything
+COORD: Final = 22.0  # the coordinate band on each edge of the board
+TITLE_H: Final = 62.0  # title bar height
+LEGEND_GAP: Final = 10.0
+LEGEND_ROW: Final = 25.0
+LEGEND_ROWS: Final = 4
+LEGEND_HEAD: Final = 20.0
+LEGEND_H: Final = LEGEND_HEAD + LEGEND_ROWS * LEGEND_ROW + 10.0
+
+DEFAULT_ROWS: Final = 20
+DEFAULT_COLS: Final = 25
+
+# Unit frame, as fractions of a square (NATO frames are 3:2).
+FRAME_W: Final = 0.74
+FRAME_H: Final = 0.5
+
+SIDE_SLOTS: Final = {"north": "blue", "south": "vermillion"}
+UNIT_KINDS: Final = ("infantry", "cavalry", "artillery", "horse_artillery", "relay", "horse_relay")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where everything sits, in user units, for a board of ``rows`` x ``cols``."""
+
+    rows: int
+    cols: int
+
+    @property
+    def board_x(self) -> float:
+        return PAD + COORD
+
+    @property
+    def board_y(self) -> float:
+        return TITLE_H + COORD
+
+    @property
+    def board_w(self) -> float:
+        return self.cols * CELL
+
+    @property
+    def board_h(self) -> float:
+        return self.rows * CELL
+
+    @property
+    def width(self) -> float:
+        return 2 * (PAD + COORD) + self.board_w
+
+    @property
+    def legend_y(self) -> float:
+        return self.board_y + self.board_h + COORD + LEGEND_GAP
+
+    @property
+    def height(self) -> float:
+        return self.legend_y + LEGEND_H + PAD
+
+    def origin(self, row: int, col: int) -> Point:
+        """Top-left corner of the square at 0-based ``row``, ``col``."""
+        return self.board_x + col * CELL, self.board_y + row * CELL
+
+    def centre(self, row: int, col: int) -> Point:
+        x, y = self.origin(row, col)
+        return x + CELL / 2, y + CELL / 2
+
+
+@functools.lru_cache(maxsize=16)
+def layout(rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> Layout:
+    return Layout(rows, cols)
+
+
+def parse_square(name: object, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> tuple[int, int] | None:
+    """``"C10"`` -> ``(2, 9)`` (0-based row, column); ``None`` if not on the board."""
+    if not isinstance(name, str) or len(name) < 2:
+        return None
+    letter, digits = name[0].upper(), name[1:].strip()
+    if not ("A" <= letter <= "Z") or not digits.isdigit():
+        return None
+    row, col = ord(letter) - ord("A"), int(digits) - 1
+    if 0 <= row < rows and 0 <= col < cols:
+        return row, col
+    return None
+
+
+def square_name(row: int, col: int) -> str:
+    return f"{chr(ord('A') + row)}{col + 1}"
+
+
+def canvas_size(rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> tuple[float, float]:
+    """The SVG's view box size in user units."""
+    lay = layout(rows, cols)
+    return lay.width, lay.height
+
+
+def image_size(width: int, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> tuple[int, int]:
+    """Pixel size of the PNG that ``svg_to_png(render_svg(view), width)`` makes."""
+    w, h = canvas_size(rows, cols)
+    return width, round(h * width / w)
+
+
+def square_centre(
+    square: str, width: float, *, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS
+) -> tuple[float, float]:
+    """Pixel position of the centre of ``square`` in a PNG ``width`` pixels wide."""
+    rc = parse_square(square, rows, cols)
+    if rc is None:
+        raise ValueError(f"not a square of a {rows} x {cols} board: {square!r}")
+    lay = layout(rows, cols)
+    scale = width / lay.width
+    x, y = lay.centre(*rc)
+    return x * scale, y * scale
+
+
+def square_box(
+    square: str, width: float, *, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS
+) -> tuple[float, float, float, float]:
+    """Pixel box ``(left, top, right, bottom)`` of ``square`` in a PNG ``width`` wide."""
+    cx, cy = square_centre(square, width, rows=rows, cols=cols)
+    half = CELL / 2 * width / layout(rows, cols).width
+    return cx - half, cy - half, cx + half, cy + half
+
+
+# -- texts -------------------------------------------------------------------------
+
+_TEXTS: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "game": "Kriegspiel",
+        "turn": "turn {turn}",
+        "deploy": "deployment phase",
+        "north": "North",
+        "south": "South",
+        "to_move": "{side} to move",
+        "to_deploy": "both sides place their units",
+        "over": "game over",
+        "win": "{sides} win{s}",
+        "draw": "draw",
+        "reason.arsenals": "both arsenals destroyed",
+        "reason.annihilation": "no combat units left",
+        "reason.communications": "relays lost, army cut off",
+        "reason.agreement": "by agreement",
+        "reason.resignation": "resignation",
+        "view_of": "map of {side}",
+        "spectator": "spectator's map",
+        "hidden": "{sides}: deployment sealed",
+        "hidden_board": "{side}'s deployment is sealed",
+        "hidden_board2": "until both sides have deployed",
+        "draw_offer": "{side} offers a draw",
+        "last_turn": "Last turn ({side}, turn {turn}):",
+        "moves": "{n} moves",
+        "move1": "1 move",
+        "no_moves": "no moves",
+        "attack_on": "attack on {square} {a} : {d}, {result}",
+        "no_attack": "no attack",
+        "arsenal_destroyed": "arsenal {square} destroyed",
+        "result.none": "held",
+        "result.retreat": "must retreat",
+        "result.captured": "captured",
+        "captured_n": "{n} captured",
+        "legend.units": "Units",
+        "legend.terrain": "Terrain",
+        "legend.marks": "Marks",
+        "infantry": "Infantry",
+        "cavalry": "Cavalry",
+        "artillery": "Artillery",
+        "horse_artillery": "Horse artillery",
+        "relay": "Relay",
+        "horse_relay": "Horse relay",
+        "mountain": "Mountain (impassable)",
+        "pass": "Pass (+2 defence)",
+        "fort": "Fortress (+4 defence)",
+        "arsenal": "Arsenal",
+        "ruin": "Destroyed arsenal",
+        "line": "Line of communication",
+        "move": "Move (last turn)",
+        "forced": "Forced move (retreat)",
+        "target": "Attacked square",
+        "attacker": "Attacker, its value",
+        "defender": "Defender, its value",
+        "captured": "Captured last turn",
+        "cut": "Cut off from the lines",
+        "retreat": "Must retreat this turn",
+    },
+    "it": {
+        "game": "Kriegspiel",
+        "turn": "turno {turn}",
+        "deploy": "fase di schieramento",
+        "north": "Nord",
+        "south": "Sud",
+        "to_move": "muove {side}",
+        "to_deploy": "entrambi dispongono le unità",
+        "over": "partita finita",
+        "win": "vince {sides}",
+        "draw": "patta",
+        "reason.arsenals": "arsenali distrutti",
+        "reason.annihilation": "nessuna unità combattente",
+        "reason.communications": "staffette perse, esercito isolato",
+        "reason.agreement": "per accordo",
+        "reason.resignation": "abbandono",
+        "view_of": "mappa di {side}",
+        "spectator": "mappa per spettatori",
+        "hidden": "{sides}: schieramento segreto",
+        "hidden_board": "Lo schieramento di {side} è segreto",
+        "hidden_board2": "finché entrambi non hanno schierato",
+        "draw_offer": "{side} propone la patta",
+        "last_turn": "Ultimo turno ({side}, turno {turn}):",
+        "moves": "{n} mosse",
+        "move1": "1 mossa",
+        "no_moves": "nessuna mossa",
+        "attack_on": "attacco su {square} {a} : {d}, {result}",
+        "no_attack": "nessun attacco",
+        "arsenal_destroyed": "arsenale {square} distrutto",
+        "result.none": "respinto",
+        "result.retreat": "deve ritirarsi",
+        "result.captured": "catturata",
+        "captured_n": "{n} catturate",
+        "legend.units": "Unità",
+        "legend.terrain": "Terreno",
+        "legend.marks": "Segni",
+        "infantry": "Fanteria",
+        "cavalry": "Cavalleria",
+        "artillery": "Artiglieria",
+        "horse_artillery": "Artiglieria a cavallo",
+        "relay": "Staffetta",
+        "horse_relay": "Staffetta a cavallo",
+        "mountain": "Montagna (invalicabile)",
+        "pass": "Passo (+2 difesa)",
+        "fort": "Fortezza (+4 difesa)",
+        "arsenal": "Arsenale",
+        "ruin": "Arsenale distrutto",
+        "line": "Linea di comunicazione",
+        "move": "Mossa (ultimo turno)",
+        "forced": "Mossa forzata (ritirata)",
+        "target": "Casella attaccata",
+        "attacker": "Attaccante, suo valore",
+        "defender": "Difensore, suo valore",
+        "captured": "Catturata nell'ultimo turno",
+        "cut": "Isolata dalle linee",
+        "retreat": "Deve ritirarsi ora",
+    },
+}
+
+
+def _t(lang: str, key: str, **args: object) -> str:
+    table = _TEXTS.get(lang) or _TEXTS["en"]
+    template = table.get(key) or _TEXTS["en"].get(key) or key
+    try:
+        return template.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def _lang(view: Mapping[str, Any], lang: str | None) -> str:
+    code = (lang or view.get("lang") or view.get("language") or "en")
+    code = str(code).strip().lower()[:2]
+    return code if code in _TEXTS else "en"
+
+
+def _side_name(lang: str, side: object) -> str:
+    if side in SIDE_SLOTS:
+        return _t(lang, str(side))
+    return str(side)
+
+
+# -- colours -------------------------------------------------------------------------
+
+
+def colours(side: object) -> theme.SideColours:
+    """The theme colours of a Kriegspiel side (``"north"``/``"south"``)."""
+    return theme.side_colours(SIDE_SLOTS.get(str(side), ""))
+
+
+CUT_FILL: Final = "#e2e0db"
+CUT_INK: Final = "#8f8b84"
+BADGE_RING: Final = "#3a3833"
+
+
+# -- unit glyphs ------------------------------------------------------------------------
+
+
+class _UnitPainter:
+    """Batches unit glyphs: one frames path, one strokes path and one fills path
+    per (side, state), whatever the number of units."""
+
+    def __init__(self) -> None:
+        # key: (side, state) -> [frames, strokes, fills]
+        self._paths: dict[tuple[str, str], tuple[Path, Path, Path]] = {}
+        self._order: list[tuple[str, str]] = []
+        self._cut_badges = Path()
+        self._cut_slashes = Path()
+        self._retreat_badges = Path()
+        self._retreat_marks = Path()
+        self._crosses = Path()
+
+    def _bucket(self, side: str, state: str) -> tuple[Path, Path, Path]:
+        key = (side, state)
+        if key not in self._paths:
+            self._paths[key] = (Path(), Path(), Path())
+            self._order.append(key)
+        return self._paths[key]
+
+    def unit(
+        self,
+        cx: float,
+        cy: float,
+        side: str,
+        kind: str,
+        *,
+        state: str = "ok",
+        scale: float = 1.0,
+        retreat: bool = False,
+    ) -> None:
+        """A unit glyph centred at ``(cx, cy)``.
+
+        ``state`` is ``ok``, ``cut`` (disconnected) or ``gone`` (captured ghost);
+        the pseudo-kind ``frame`` draws the side's empty frame (legend, title chip).
+        """
+        frames, strokes, fills = self._bucket(side, state)
+        w, h = FRAME_W * CELL * scale, FRAME_H * CELL * scale
+        x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
+        r = _frame_radius(side, h)
+        if r:
+            frames.round_rect(x0, y0, w, h, r)
+        else:
+            frames.rect(x0, y0, w, h)
+        # The diagonals reach the frame's corners (the 45-degree point of a round corner).
+        k = r * (1 - math.sqrt(0.5))
+        bl, tr = (x0 + k, y1 - k), (x1 - k, y0 + k)
+        tl, br = (x0 + k, y0 + k), (x1 - k, y1 - k)
+        if kind == "infantry":
+            strokes.segment(tl, br).segment(bl, tr)
+        elif kind in ("cavalry", "horse_artillery", "horse_relay"):
+            strokes.segment(bl, tr)
+        if kind in ("artillery", "horse_artillery"):
+            fills.circle(cx, cy, h * 0.2)
+        elif kind in ("relay", "horse_relay"):
+            sx = cx - w * 0.1
+            top, bottom = cy - h * 0.32, cy + h * 0.32
+            strokes.segment((sx, bottom), (sx, top))
+            fills.polygon([(sx, top), (sx + w * 0.3, top + h * 0.18), (sx, top + h * 0.36)])
+        elif kind not in ("infantry", "cavalry", "frame"):  # unknown kind: a small dot
+            fills.circle(cx, cy, h * 0.12)
+        if state == "cut":
+            bx, by, br_ = x1 - 1.5 * scale, y0 + 1.5 * scale, CELL * 0.13 * scale
+            self._cut_badges.circle(bx, by, br_)
+            d = br_ * math.sqrt(0.5)
+            self._cut_slashes.segment((bx - d, by + d), (bx + d, by - d))
+        if retreat:
+            bx, by, br_ = x0 + 1.5 * scale, y0 + 1.5 * scale, CELL * 0.14 * scale
+            self._retreat_badges.circle(bx, by, br_)
+            self._retreat_marks.rect(bx - 0.9 * scale, by - br_ * 0.62, 1.8 * scale, br_ * 0.8)
+            self._retreat_marks.circle(bx, by + br_ * 0.5, 1.05 * scale)
+
+    def cross(self, cx: float, cy: float, size: float) -> None:
+        """The big X over a captured unit."""
+        d = size / 2
+        self._crosses.segment((cx - d, cy - d), (cx + d, cy + d))
+        self._crosses.segment((cx - d, cy + d), (cx + d, cy - d))
+
+    def svg(self, stroke_scale: float = 1.0) -> str:
+        out: list[str] = []
+        sw = 2.0 * stroke_scale
+        for key in self._order:
+            side, state = key
+            frames, strokes, fills = self._paths[key]
+            col = colours(side)
+            if state == "ok":
+                out.append(svg.path(frames, fill=col.light, stroke=col.main, stroke_width=sw))
+                out.append(
+                    svg.path(
+                        strokes, fill="none", stroke=col.dark, stroke_width=sw * 0.9,
+                        stroke_linecap="round",
+                    )
+                )
+                out.append(svg.path(fills, fill=col.dark))
+            elif state == "cut":
+                out.append(
+                    svg.path(
+                        frames, fill=CUT_FILL, stroke=col.main, stroke_width=sw,
+                        stroke_dasharray=f"{svg.num(4 * stroke_scale)} {svg.num(2.5 * stroke_scale)}",
+                    )
+                )
+                out.append(
+                    svg.path(
+                        strokes, fill="none", stroke=CUT_INK, stroke_width=sw * 0.9,
+                        stroke_linecap="round",
+                    )
+                )
+                out.append(svg.path(fills, fill=CUT_INK))
+            else:  # gone: a faded ghost
+                out.append(
+                    svg.path(
+                        frames, fill=col.light, fill_opacity=0.45, stroke=col.main,
+                        stroke_opacity=0.5, stroke_width=sw,
+                    )
+                )
+                out.append(
+                    svg.path(
+                        strokes, fill="none", stroke=col.dark, stroke_opacity=0.4,
+                        stroke_width=sw * 0.9,
+                    )
+                )
+                out.append(svg.path(fills, fill=col.dark, fill_opacity=0.4))
+        out.append(
+            svg.path(
+                self._crosses, fill="none", stroke=theme.INK, stroke_opacity=0.75,
+                stroke_width=3.2 * stroke_scale, stroke_linecap="round",
+            )
+        )
+        out.append(
+            svg.path(self._cut_badges, fill="#ffffff", stroke=BADGE_RING, stroke_width=1.3 * stroke_scale)
+        )
+        out.append(
+            svg.path(
+                self._cut_slashes, fill="none", stroke=BADGE_RING, stroke_width=1.5 * stroke_scale,
+            )
+        )
+        out.append(
+            svg.path(
+                self._retreat_badges, fill=theme.RETREAT_BADGE, stroke=BADGE_RING,
+                stroke_width=1.1 * stroke_scale,
+            )
+        )
+        out.append(svg.path(self._retreat_marks, fill=BADGE_RING))
+        return "".join(out)
+
+
+def _frame_radius(side: str, h: float) -> float:
+    """North's frames have square corners, South's round ones (a second cue beside colour)."""
+    return h * 0.34 if side == "south" else 0.0
+
+
+def _frame_reach(side: str, ux: float, uy: float, scale: float = 1.0) -> float:
+    """Distance from a frame's centre to its edge in direction ``(ux, uy)``."""
+    hw, hh = FRAME_W * CELL * scale / 2, FRAME_H * CELL * scale / 2
+    tx = hw / abs(ux) if abs(ux) > 1e-9 else math.inf
+    ty = hh / abs(uy) if abs(uy) > 1e-9 else math.inf
+    return min(tx, ty)
+
+
+# -- terrain ------------------------------------------------------------------------------
+
+
+class _TerrainPainter:
+    """Batches terrain squares and their symbols into a few paths."""
+
+    def __init__(self) -> None:
+        self.mountain = Path()
+        self.peaks = Path()
+        self.snow = Path()
+        self.pass_fill = Path()
+        self.pass_marks = Path()
+        self.fort_fill = Path()
+        self.fort_marks = Path()
+
+    def add(self, kind: str, x: float, y: float, c: float = CELL) -> None:
+        if kind == "mountain":
+            self.mountain.rect(x, y, c, c)
+            self.peaks.polygon([(x + 0.08 * c, y + 0.84 * c), (x + 0.42 * c, y + 0.22 * c), (x + 0.76 * c, y + 0.84 * c)])
+            self.peaks.polygon([(x + 0.5 * c, y + 0.84 * c), (x + 0.7 * c, y + 0.46 * c), (x + 0.92 * c, y + 0.84 * c)])
+            self.snow.polygon(
+                [
+                    (x + 0.42 * c, y + 0.22 * c),
+                    (x + 0.53 * c, y + 0.42 * c),
+                    (x + 0.46 * c, y + 0.38 * c),
+                    (x + 0.40 * c, y + 0.44 * c),
+                    (x + 0.35 * c, y + 0.36 * c),
+                    (x + 0.31 * c, y + 0.42 * c),
+                ]
+            )
+        elif kind == "pass":
+            self.pass_fill.rect(x, y, c, c)
+            self.pass_marks.move(x + 0.1 * c, y + 0.1 * c).quad(x + 0.3 * c, y + 0.5 * c, x + 0.1 * c, y + 0.9 * c)
+            self.pass_marks.move(x + 0.9 * c, y + 0.1 * c).quad(x + 0.7 * c, y + 0.5 * c, x + 0.9 * c, y + 0.9 * c)
+        elif kind == "fort":
+            self.fort_fill.rect(x, y, c, c)
+            self.fort_marks.polygon(_star_fort(x + c / 2, y + c / 2, c))
+
+    def svg(self, scale: float = 1.0) -> str:
+        return "".join(
+            [
+                svg.path(self.mountain, fill=theme.MOUNTAIN),
+                svg.path(self.pass_fill, fill=theme.PASS),
+                svg.path(self.fort_fill, fill=theme.FORT),
+            ]
+        )
+
+    def symbols(self, scale: float = 1.0) -> str:
+        return "".join(
+            [
+                svg.path(self.peaks, fill=theme.MOUNTAIN_RIDGE, stroke_linejoin="round"),
+                svg.path(self.snow, fill=theme.MOUNTAIN_SNOW),
+                svg.path(
+                    self.pass_marks, fill="none", stroke=theme.PASS_INK, stroke_width=2.6 * scale,
+                    stroke_linecap="round",
+                ),
+                svg.path(
+                    self.fort_marks, fill="#b3ab9c", stroke=theme.FORT_INK, stroke_width=1.4 * scale,
+                    stroke_linejoin="miter",
+                ),
+            ]
+        )
+
+
+def _star_fort(cx: float, cy: float, c: float) -> list[Point]:
+    """A bastioned fort seen from above: a square with an arrowhead bastion at each corner."""
+    a, f, g, sal = 0.2 * c, 0.1 * c, 0.08 * c, 0.13 * c
+    # The top-right bastion, in local coordinates (y down), from the top curtain round to the right one.
+    corner = [(a - f, -a), (a - f, -a - g), (a + sal, -a - sal), (a + g, -a + f), (a, -a + f)]
+    pts: list[Point] = []
+    for k in range(4):  # rotate by 90 degrees, clockwise
+        cos_k, sin_k = (1, 0, -1, 0)[k], (0, 1, 0, -1)[k]
+        pts.extend((cx + px * cos_k - py * sin_k, cy + px * sin_k + py * cos_k) for px, py in corner)
+    return pts
+
+
+class _ArsenalPainter:
+    """Arsenals: side-coloured squares with a magazine; ruins greyed and crossed."""
+
+    def __init__(self) -> None:
+        self.squares: dict[str, Path] = {}
+        self.borders: dict[str, Path] = {}
+        self.houses: dict[str, Path] = {}
+        self.doors = Path()
+        self.ruin_squares = Path()
+        self.ruin_houses = Path()
+        self.ruin_crosses: dict[str, Path] = {}
+        self._sides: list[str] = []
+
+    def _side(self, side: str) -> None:
+        if side not in self._sides:
+            self._sides.append(side)
+            self.squares[side] = Path()
+            self.borders[side] = Path()
+            self.houses[side] = Path()
+            self.ruin_crosses[side] = Path()
+
+    def add(self, x: float, y: float, side: str, destroyed: bool, c: float = CELL) -> None:
+        self._side(side)
+        house = [
+            (x + 0.2 * c, y + 0.46 * c),
+            (x + 0.5 * c, y + 0.17 * c),
+            (x + 0.8 * c, y + 0.46 * c),
+            (x + 0.8 * c, y + 0.82 * c),
+            (x + 0.2 * c, y + 0.82 * c),
+        ]
+        if destroyed:
+            self.ruin_squares.rect(x, y, c, c)
+            # A broken roof: the house with a notch bitten out of it.
+            self.ruin_houses.polygon(
+                [
+                    (x + 0.2 * c, y + 0.5 * c),
+                    (x + 0.42 * c, y + 0.3 * c),
+                    (x + 0.5 * c, y + 0.45 * c),
+                    (x + 0.6 * c, y + 0.34 * c),
+                    (x + 0.8 * c, y + 0.52 * c),
+                    (x + 0.8 * c, y + 0.82 * c),
+                    (x + 0.2 * c, y + 0.82 * c),
+                ]
+            )
+            i = 0.1 * c
+            self.ruin_crosses[side].segment((x + i, y + i), (x + c - i, y + c - i))
+            self.ruin_crosses[side].segment((x + i, y + c - i), (x + c - i, y + i))
+        else:
+            self.squares[side].rect(x, y, c, c)
+            b = 0.08 * c
+            self.borders[side].rect(x + b, y + b, c - 2 * b, c - 2 * b)
+            self.houses[side].polygon(house)
+            self.doors.rect(x + 0.42 * c, y + 0.58 * c, 0.16 * c, 0.24 * c)
+
+    def svg(self, scale: float = 1.0) -> str:
+        out: list[str] = [svg.path(self.ruin_squares, fill="#d9d5cc")]
+        out.append(svg.path(self.ruin_houses, fill=theme.RUIN, fill_opacity=0.8))
+        for side in self._sides:
+            col = colours(side)
+            out.append(svg.path(self.squares[side], fill=col.light))
+            out.append(svg.path(self.borders[side], fill="none", stroke=col.main, stroke_width=2.4 * scale))
+            out.append(svg.path(self.houses[side], fill=col.main, stroke=col.dark, stroke_width=1 * scale))
+        out.append(svg.path(self.doors, fill="#ffffff"))
+        for side in self._sides:
+            out.append(
+                svg.path(
+                    self.ruin_crosses[side], fill="none", stroke=colours(side).main,
+                    stroke_width=3.2 * scale, stroke_linecap="round",
+                )
+            )
+        return "".join(out)
+
+
+# -- static board (cached) -------------------------------------------------------------------
+
+TerrainKey = tuple[tuple[str, str, str], ...]
+
+
+def _terrain_key(view: Mapping[str, Any], rows: int, cols: int) -> TerrainKey:
+    items: list[tuple[str, str, str]] = []
+    for entry in _dicts(view.get("terrain")):
+        kind, square = entry.get("kind"), entry.get("square")
+        if kind in ("mountain", "pass", "fort") and parse_square(square, rows, cols):
+            items.append((str(square).upper(), str(kind), str(entry.get("side") or "")))
+    return tuple(sorted(set(items)))
+
+
+@static_part(maxsize=32)
+def _static_board(rows: int, cols: int, terrain: TerrainKey, lang: str) -> str:
+    """Paper, territories, terrain, grid, coordinates and legend: built once per process."""
+    lay = layout(rows, cols)
+    bx, by, bw, bh = lay.board_x, lay.board_y, lay.board_w, lay.board_h
+    out: list[str] = [svg.rect(0, 0, lay.width, lay.height, fill=theme.PAPER)]
+
+    # Territories: the northern half tinted blue-grey, the southern warm.
+    half = rows // 2
+    north, south = colours("north"), colours("south")
+    out.append(svg.rect(bx, by, bw, half * CELL, fill=north.tint))
+    out.append(svg.rect(bx, by + half * CELL, bw, (rows - half) * CELL, fill=south.tint))
+
+    terrain_painter = _TerrainPainter()
+    for square, kind, _side in terrain:
+        rc = parse_square(square, rows, cols)
+        if rc is not None:
+            terrain_painter.add(kind, *lay.origin(*rc))
+    out.append(terrain_painter.svg())
+
+    # The grid: ONE path.
+    grid = Path()
+    for c in range(1, cols):
+        grid.move(bx + c * CELL, by).raw(f"v{svg.num(bh)}")
+    for r in range(1, rows):
+        grid.move(bx, by + r * CELL).raw(f"h{svg.num(bw)}")
+    out.append(svg.path(grid, fill="none", stroke=theme.GRID, stroke_width=0.8))
+    out.append(terrain_painter.symbols())
+
+    # The frontier between the territories, and the frame.
+    fy = by + half * CELL
+    out.append(svg.line(bx, fy, bx + bw, fy, stroke=theme.FRAME, stroke_width=2.2, stroke_dasharray="10 4"))
+    out.append(svg.rect(bx, by, bw, bh, fill="none", stroke=theme.FRAME, stroke_width=2))
+
+    # Coordinates on all four edges: letters left and right, numbers top and bottom.
+    size = theme.COORD_SIZE
+    base = size * 0.36
+    coords: list[tuple[float, float, str]] = []
+    for r in range(rows):
+        y = by + r * CELL + CELL / 2 + base
+        letter = chr(ord("A") + r)
+        coords.append((bx - COORD / 2, y, letter))
+        coords.append((bx + bw + COORD / 2, y, letter))
+    for c in range(cols):
+        x = bx + c * CELL + CELL / 2
+        coords.append((x, by - COORD / 2 + base, str(c + 1)))
+        coords.append((x, by + bh + COORD / 2 + base, str(c + 1)))
+    # ONE text element for all 90 labels (cairosvg's cost is per element).
+    out.append(svg.text_run(coords, font_size=size, bold=True, fill=theme.INK_SOFT))
+    out.append(_legend(lay, lang))
+    return "".join(out)
+
+
+def _legend(lay: Layout, lang: str) -> str:
+    """The legend panel below the board: three blocks of symbol + explanation."""
+    x0, y0 = PAD, lay.legend_y
+    w = lay.width - 2 * PAD
+    out: list[str] = [
+        svg.rect(x0, y0, w, LEGEND_H, rx=6, fill=theme.PAPER_DARK, stroke="#d6d0c0", stroke_width=1)
+    ]
+    size = theme.LEGEND_SIZE
+    units = _UnitPainter()
+    terrain = _TerrainPainter()
+    arsenals = _ArsenalPainter()
+    lines = Path()
+    arrows = _ArrowPainter()
+    attack = Path()
+    attack_def = Path()
+    rings = Path()
+    labels: list[tuple[float, float, str]] = []
+    heads: list[tuple[float, float, str]] = []
+    values: list[str] = []
+    north, south = colours("north"), colours("south")
+
+    blocks: list[tuple[str, list[str]]] = [
+        ("legend.units", ["north", "south", *UNIT_KINDS]),
+        ("legend.terrain", ["mountain", "pass", "fort", "arsenal", "ruin", "line"]),
+        ("legend.marks", ["move", "forced", "captured", "retreat", "target", "attacker", "defender", "cut"]),
+    ]
+    # Column widths from the real text widths (2 columns per block); a long
+    # language shrinks the type rather than overflow the panel.
+    glyph_w = 34.0
+    gap = 14.0
+    col_widths: list[list[float]] = []
+    while True:
+        col_widths = []
+        for _key, items in blocks:
+            per_col = [items[i : i + LEGEND_ROWS] for i in range(0, len(items), LEGEND_ROWS)]
+            col_widths.append(
+                [glyph_w + max(svg.text_width(_t(lang, k), size) for k in col) + gap for col in per_col]
+            )
+        total = sum(sum(cw) for cw in col_widths)
+        if total <= w - 24 or size <= 9.0:
+            break
+        size -= 0.5
+    spare = max(0.0, w - 24 - total)
+    block_gap = spare / max(1, len(blocks) - 1) if len(blocks) > 1 else 0
+    x = x0 + 12
+    small = 0.62  # glyph scale in the legend
+    c = CELL * small
+    for (head_key, items), widths in zip(blocks, col_widths):
+        heads.append((x, y0 + 15, _t(lang, head_key)))
+        for i, key in enumerate(items):
+            col, row = divmod(i, LEGEND_ROWS)
+            gx = x + sum(widths[:col])
+            cy = y0 + LEGEND_HEAD + row * LEGEND_ROW + LEGEND_ROW / 2 + 2
+            gcx = gx + glyph_w / 2 - 4
+            labels.append((gx + glyph_w - 2, cy + size * 0.36, _t(lang, key)))
+            if key in ("north", "south"):
+                units.unit(gcx, cy, key, "frame", scale=small)
+            elif key in UNIT_KINDS:
+                units.unit(gcx, cy, "neutral", key, scale=small)
+            elif key in ("mountain", "pass", "fort"):
+                terrain.add(key, gcx - c / 2, cy - c / 2, c)
+            elif key in ("arsenal", "ruin"):
+                arsenals.add(gcx - c / 2, cy - c / 2, "north", key == "ruin", c)
+            elif key == "line":
+                lines.segment((gcx - 14, cy + 4), (gcx + 14, cy - 4))
+            elif key in ("move", "forced"):
+                arrows.arrow([(gcx - 15, cy + 3), (gcx + 15, cy - 3)], "north", forced=key == "forced", scale=small)
+            elif key == "target":
+                rings.circle(gcx, cy, 9)
+            elif key == "attacker":
+                attack.segment((gcx - 15, cy), (gcx + 15, cy))
+                values.append(svg.halo_text(gcx, cy + 4, "4", fill=north.dark, font_weight="bold",
+                                            text_anchor="middle", font_size=11))
+            elif key == "defender":
+                attack_def.segment((gcx - 15, cy), (gcx + 15, cy))
+                values.append(svg.halo_text(gcx, cy + 4, "6", fill=south.dark, font_weight="bold",
+                                            text_anchor="middle", font_size=11))
+            elif key == "captured":
+                units.unit(gcx, cy, "south", "infantry", state="gone", scale=small)
+                units.cross(gcx, cy, c * 0.62)
+            elif key == "cut":
+                units.unit(gcx, cy, "north", "cavalry", state="cut", scale=small)
+            elif key == "retreat":
+                units.unit(gcx, cy, "south", "artillery", retreat=True, scale=small)
+        x += sum(widths) + block_gap
+    out.append(terrain.svg(small))
+    out.append(terrain.symbols(small))
+    out.append(arsenals.svg(small))
+    out.append(
+        svg.path(lines, fill="none", stroke=north.main, stroke_opacity=theme.LINE_OPACITY,
+                 stroke_width=theme.LINE_WIDTH, stroke_linecap="round")
+    )
+    out.append(svg.path(attack, fill="none", stroke=north.main, stroke_width=2))
+    out.append(svg.path(attack_def, fill="none", stroke=south.main, stroke_width=2, stroke_dasharray="3 2"))
+    out.append(svg.path(rings, fill="none", stroke=theme.ATTACK, stroke_width=2.4))
+    out.append("".join(values))
+    out.append(units.svg(small))
+    out.append(arrows.svg(small))
+    out.append(svg.text_run(heads, font_size=size, bold=True, anchor="start", fill=theme.INK))
+    out.append(svg.text_run(labels, font_size=size, anchor="start", fill=theme.INK))
+    return "".join(out)
+
+
+# -- arrows ------------------------------------------------------------------------------------
+
+
+class _ArrowPainter:
+    """Move arrows, batched: a white casing, bodies and heads per style."""
+
+    def __init__(self) -> None:
+        self.casing = Path()
+        self.head_casing = Path()
+        self.bodies: dict[tuple[str, bool], Path] = {}
+        self.heads: dict[tuple[str, bool], Path] = {}
+        self.origins: dict[str, Path] = {}
+        self._keys: list[tuple[str, bool]] = []
+
+    def arrow(
+        self,
+        points: Sequence[Point],
+        side: str,
+        *,
+        forced: bool = False,
+        scale: float = 1.0,
+        origin_dot: bool = False,
+    ) -> None:
+        if len(points) < 2:
+            return
+        key = (side, forced)
+        if key not in self.bodies:
+            self.bodies[key] = Path()
+            self.heads[key] = Path()
+            self._keys.append(key)
+        head_len, head_w = 13.0 * scale, 12.0 * scale
+        tip, before = points[-1], points[-2]
+        # The body stops inside the head so its square end never shows.
+        _, body_end = svg.shorten(before, tip, 0.0, head_len * 0.7)
+        body = [*points[:-1], body_end]
+        self.casing.polyline(body)
+        self.bodies[key].polyline(body)
+        head = svg.arrowhead(tip, before, head_len, head_w)
+        self.heads[key].polygon(head)
+        self.head_casing.polygon(head)
+        if origin_dot:
+            self.origins.setdefault(side, Path()).circle(points[0][0], points[0][1], 3.2 * scale)
+
+    def svg(self, scale: float = 1.0) -> str:
+        out: list[str] = [
+            svg.path(
+                self.casing, fill="none", stroke="#ffffff", stroke_opacity=0.85,
+                stroke_width=6.5 * scale, stroke_linejoin="round", stroke_linecap="round",
+            ),
+            svg.path(
+                self.head_casing, fill="#ffffff", fill_opacity=0.85, stroke="#ffffff",
+                stroke_opacity=0.85, stroke_width=3.5 * scale, stroke_linejoin="round",
+            ),
+        ]
+        for side, path in self.origins.items():
+            out.append(svg.path(path, fill="#ffffff", stroke=colours(side).main, stroke_width=1.8 * scale))
+        for key in self._keys:
+            side, forced = key
+            colour = theme.FORCED if forced else colours(side).main
+            out.append(
+                svg.path(
+                    self.bodies[key], fill="none", stroke=colour, stroke_width=3.2 * scale,
+                    stroke_linejoin="round", stroke_linecap="butt" if forced else "round",
+                    stroke_dasharray=f"{svg.num(7 * scale)} {svg.num(4 * scale)}" if forced else None,
+                )
+            )
+            out.append(svg.path(self.heads[key], fill=colour))
+        return "".join(out)
+
+
+# -- the dynamic layers ------------------------------------------------------------------------
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    """The dict entries of a list (anything else is skipped)."""
+    if not isinstance(value, (list, tuple)):
+        return []
+    return [v for v in value if isinstance(v, dict)]
+
+
+def _int(value: object, default: int) -> int:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return default
+
+
+class _Board:
+    """Square lookups for one render."""
+
+    def __init__(self, lay: Layout) -> None:
+        self.lay = lay
+
+    def centre(self, square: object) -> Point | None:
+        rc = parse_square(square, self.lay.rows, self.lay.cols)
+        return self.lay.centre(*rc) if rc else None
+
+    def origin(self, square: object) -> Point | None:
+        rc = parse_square(square, self.lay.rows, self.lay.cols)
+        return self.lay.origin(*rc) if rc else None
+
+
+def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
+    """The map of a Kriegspiel view as a complete SVG document.
+
+    ``view`` is the engine's per-player view (JSON data); missing optional keys
+    are tolerated, malformed entries are skipped (and logged at debug level).
+    ``lang`` (or the view's ``"lang"``) picks English or Italian labels.
+    """
+    rows = min(26, max(2, _int(view.get("rows"), DEFAULT_ROWS)))
+    cols = min(99, max(2, _int(view.get("cols"), DEFAULT_COLS)))
+    lang = _lang(view, lang)
+    lay = layout(rows, cols)
+    board = _Board(lay)
+    hidden = {str(s) for s in (view.get("hidden_sides") or []) if isinstance(s, str)}
+    last = view.get("last_turn") if isinstance(view.get("last_turn"), dict) else None
+
+    canvas = svg.Canvas(
+        lay.width,
+        lay.height,
+        layers=("board", "hidden", "arsenals", "lines", "attack", "units", "arrows", "marks", "labels", "title"),
+        title=_document_title(view, lang),
+    )
+    terrain_key = _terrain_key(view, rows, cols)
+    canvas.add(_static_board(rows, cols, terrain_key, lang), layer="board")
+
+    # Arsenals (their state changes, so they are not in the static board).
+    arsenals = _ArsenalPainter()
+    for entry in _dicts(view.get("arsenals")):
+        o = board.origin(entry.get("square"))
+        if o is not None:
+            arsenals.add(o[0], o[1], str(entry.get("side") or ""), bool(entry.get("destroyed")))
+    canvas.add(arsenals.svg(), layer="arsenals")
+
+    # A hidden side's territory: hatched, with a note.
+    if hidden:
+        busy = {rc for rc in (parse_square(sq, rows, cols) for sq, _k, _s in terrain_key) if rc}
+        busy.update(rc for rc in (parse_square(e.get("square"), rows, cols) for e in _dicts(view.get("arsenals"))) if rc)
+        for side in sorted(hidden):
+            canvas.add(_hidden_overlay(lay, side, lang, busy), layer="hidden")
+
+    # Lines of communication, one path per side, under everything else.
+    line_paths: dict[str, Path] = {}
+    for entry in _dicts(view.get("lines")):
+        side = str(entry.get("side") or "")
+        if side in hidden:
+            continue
+        a, b = board.centre(entry.get("from")), board.centre(entry.get("to"))
+        if a is None or b is None:
+            continue
+        line_paths.setdefault(side, Path()).segment(a, b)
+    for side in sorted(line_paths):
+        canvas.add(
+            svg.path(
+                line_paths[side], fill="none", stroke=colours(side).main, stroke_opacity=theme.LINE_OPACITY,
+                stroke_width=theme.LINE_WIDTH, stroke_linecap="round",
+            ),
+            layer="lines",
+        )
+
+    # Units.
+    painter = _UnitPainter()
+    occupied: dict[str, str] = {}
+    obstacles = _Obstacles()
+    for entry in _dicts(view.get("units")):
+        side = str(entry.get("side") or "")
+        if side in hidden:
+            continue
+        square = entry.get("square")
+        centre = board.centre(square)
+        if centre is None:
+            log.debug("unit %r off the board, not drawn", entry.get("id"))
+            continue
+        occupied[str(square).upper()] = side
+        obstacles.frame(*centre)
+        state = "ok" if entry.get("connected", True) is not False else "cut"
+        painter.unit(
+            centre[0], centre[1], side, str(entry.get("kind") or ""), state=state,
+            retreat=bool(entry.get("retreat")),
+        )
+
+    if last is not None:
+        _last_turn(canvas, board, last, occupied, painter, obstacles, hidden, lang)
+
+    canvas.add(painter.svg(), layer="units")
+    canvas.add(_title_bar(lay, view, last, hidden, lang), layer="title")
+    return canvas.to_svg()
+
+
+def _hidden_overlay(lay: Layout, side: str, lang: str, busy: set[tuple[int, int]]) -> str:
+    """Hatch a sealed side's territory and say why it is empty, on squares without terrain."""
+    half = lay.rows // 2
+    r0, r1 = (0, half) if side == "north" else (half, lay.rows)
+    x, y = lay.board_x, lay.board_y + r0 * CELL
+    w, h = lay.board_w, (r1 - r0) * CELL
+    hatch = Path()
+    step = CELL * 0.5
+    # Diagonal hatch lines clipped to the rectangle by hand (no clip paths: cheaper).
+    k = 0.0
+    while k < w + h:
+        x1, y1 = x + k, y
+        x2, y2 = x + k - h, y + h
+        if x1 > x + w:
+            y1 = y + (x1 - (x + w))
+            x1 = x + w
+        if x2 < x:
+            y2 = y + h - (x - x2)
+            x2 = x
+        hatch.segment((x1, y1), (x2, y2))
+        k += step
+    name = _side_name(lang, side)
+    line1, line2 = _t(lang, "hidden_board", side=name), _t(lang, "hidden_board2")
+    text_w = max(svg.text_width(line1, 24, bold=True), svg.text_width(line2, 16)) + 16
+    cx, cy = _free_spot(lay, r0, r1, text_w, busy)
+    return "".join(
+        [
+            svg.rect(x, y, w, h, fill=theme.PAPER, fill_opacity=0.35),
+            svg.path(hatch, fill="none", stroke=theme.INK_SOFT, stroke_opacity=0.16, stroke_width=1.2),
+            svg.halo_text(
+                cx, cy - 4, line1, font_size=24, font_weight="bold",
+                fill=theme.INK_SOFT, text_anchor="middle", halo=theme.PAPER, halo_width=8,
+            ),
+            svg.halo_text(
+                cx, cy + 24, line2, font_size=16, fill=theme.INK_SOFT,
+                text_anchor="middle", halo=theme.PAPER, halo_width=7,
+            ),
+        ]
+    )
+
+
+def _free_spot(lay: Layout, r0: int, r1: int, text_w: float, busy: set[tuple[int, int]]) -> Point:
+    """Centre of a two-row band of rows ``r0..r1`` wide enough for ``text_w`` and free of ``busy`` squares.
+
+    Tries the middle of the territory first, then spreads out; falls back to the middle.
+    """
+    span = min(lay.cols, math.ceil(text_w / CELL) + 1)
+    mid_row = (r0 + r1) / 2 - 1
+    rows = sorted(range(r0, max(r0, r1 - 1)), key=lambda r: (abs(r - mid_row), r))
+    mid_col = (lay.cols - span) / 2
+    starts = sorted(range(lay.cols - span + 1), key=lambda c: (abs(c - mid_col), c))
+    for top in rows:
+        for left in starts:
+            if not any((r, c) in busy for r in (top, top + 1) for c in range(left, left + span)):
+                x = lay.board_x + (left + span / 2) * CELL
+                return x, lay.board_y + (top + 1) * CELL - 6
+    return lay.board_x + lay.board_w / 2, lay.board_y + (r0 + r1) / 2 * CELL
+
+
+class _Obstacles:
+    """Boxes already drawn on the map, so labels can be put where they hide nothing."""
+
+    def __init__(self) -> None:
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def box(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        self.boxes.append((x0, y0, x1, y1))
+
+    def frame(self, cx: float, cy: float) -> None:
+        w, h = FRAME_W * CELL / 2 + 2, FRAME_H * CELL / 2 + 2
+        self.box(cx - w, cy - h, cx + w, cy + h)
+
+    def polyline(self, points: Sequence[Point], pad: float = 3.0, step: float = 6.0) -> None:
+        for a, b in itertools.pairwise(points):
+            n = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) / step))
+            for i in range(n + 1):
+                x, y = a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n
+                self.box(x - pad, y - pad, x + pad, y + pad)
+
+    def overlap(self, x0: float, y0: float, x1: float, y1: float) -> float:
+        total = 0.0
+        for a0, b0, a1, b1 in self.boxes:
+            if a1 <= x0 or a0 >= x1 or b1 <= y0 or b0 >= y1:
+                continue
+            total += (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
+        return total
+
+
+def _last_turn(
+    canvas: svg.Canvas,
+    board: _Board,
+    last: Mapping[str, Any],
+    occupied: Mapping[str, str],
+    painter: _UnitPainter,
+    obstacles: _Obstacles,
+    hidden: set[str],
+    lang: str,
+) -> None:
+    """Arrows of last turn's moves, the attack, captures and a destroyed arsenal."""
+    mover = str(last.get("side") or "")
+    arrows = _ArrowPainter()
+    for move in _dicts(last.get("moves")):
+        side = str(move.get("side") or mover)
+        if side in hidden:
+            continue
+        squares = move.get("path")
+        if not isinstance(squares, list) or len(squares) < 2:
+            squares = [move.get("from"), move.get("to")]
+        pts = [p for p in (board.centre(s) for s in squares) if p is not None]
+        # Drop repeats (a path that lists a square twice).
+        pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
+        if len(pts) < 2:
+            continue
+        # Stop the head at the moved unit's frame; start at the frame if the origin is occupied.
+        ux, uy = _unit_vector(pts[-2], pts[-1])
+        dest_side = occupied.get(str(squares[-1]).upper(), side)
+        end = _frame_reach(dest_side, ux, uy) + 2.0
+        tip = (pts[-1][0] - ux * end, pts[-1][1] - uy * end)
+        start_occupied = str(squares[0]).upper() in occupied
+        first = pts[0]
+        if start_occupied:
+            vx, vy = _unit_vector(pts[0], pts[1])
+            s = _frame_reach(occupied[str(squares[0]).upper()], vx, vy) + 2.0
+            first = (pts[0][0] + vx * s, pts[0][1] + vy * s)
+        points = [first, *pts[1:-1], tip]
+        arrows.arrow(points, side, forced=bool(move.get("forced")), origin_dot=not start_occupied)
+        obstacles.polyline(points)
+    canvas.add(arrows.svg(), layer="arrows")
+
+    for cap in _dicts(last.get("captured")):
+        p = board.centre(cap.get("square"))
+        if p is None:
+            continue
+        side = str(cap.get("side") or "")
+        painter.unit(p[0], p[1], side, str(cap.get("kind") or ""), state="gone")
+        painter.cross(p[0], p[1], CELL * 0.7)
+        obstacles.frame(*p)
+
+    attack = last.get("attack") if isinstance(last.get("attack"), dict) else None
+    marks: list[str] = []
+    labels: list[str] = []
+    callouts: list[tuple[Point, str, float]] = []
+    ring = Path()
+    if attack is not None:
+        target = board.centre(attack.get("target"))
+        if target is not None:
+            a_side = str(attack.get("side") or mover)
+            d_side = "south" if a_side == "north" else "north" if a_side == "south" else ""
+            ring_r = CELL * 0.56
+            att_lines, def_lines = Path(), Path()
+            value_labels: list[tuple[Point, str, str]] = []
+            for role, entries, path_ in (
+                ("a", _dicts(attack.get("attackers")), att_lines),
+                ("d", _dicts(attack.get("defenders")), def_lines),
+            ):
+                if (a_side if role == "a" else d_side) in hidden:
+                    continue  # never give away where a sealed side's units stand
+                for e in entries:
+                    p = board.centre(e.get("square"))
+                    if p is None or p == target:
+                        continue
+                    ux, uy = _unit_vector(p, target)
+                    start = _frame_reach(a_side if role == "a" else d_side, ux, uy) + 1.5
+                    a, b = svg.shorten(p, target, start, ring_r + 1)
+                    path_.segment(a, b)
+                    obstacles.polyline([a, b], pad=2.0)
+                    value = _int(e.get("value"), 0) + _int(e.get("terrain_bonus"), 0)
+                    text = str(value)  # a charging cavalry's 7 speaks for itself
+                    # The value sits just outside the unit's frame, on its line of fire.
+                    lx, ly = p[0] + ux * (start + 6), p[1] + uy * (start + 6)
+                    value_labels.append(((lx, ly), text, role))
+                    obstacles.box(lx - 6, ly - 7, lx + 6, ly + 7)
+            ac, dc = colours(a_side), colours(d_side)
+            canvas.add(
+                svg.path(
+                    att_lines, fill="none", stroke="#ffffff", stroke_opacity=0.8, stroke_width=5,
+                    stroke_linecap="round",
+                ),
+                svg.path(def_lines, fill="none", stroke="#ffffff", stroke_opacity=0.8, stroke_width=5),
+                svg.path(att_lines, fill="none", stroke=ac.main, stroke_width=2.4, stroke_linecap="round"),
+                svg.path(def_lines, fill="none", stroke=dc.main, stroke_width=2.2, stroke_dasharray="5 3"),
+                layer="attack",
+            )
+            ring.circle(target[0], target[1], ring_r)
+            obstacles.box(target[0] - ring_r - 3, target[1] - ring_r - 3, target[0] + ring_r + 3, target[1] + ring_r + 3)
+            # Two text elements in all: the halos, then the values (one colour per side).
+            value_size = 11.5
+            labels.append(
+                svg.text_run(
+                    [(px, py + 4, text) for (px, py), text, _ in value_labels], font_size=value_size, bold=True,
+                    fill=theme.HALO, stroke=theme.HALO, stroke_width=theme.HALO_WIDTH, stroke_linejoin="round",
+                )
+            )
+            for role, col in (("a", ac), ("d", dc)):
+                labels.append(
+                    svg.text_run(
+                        [(px, py + 4, text) for (px, py), text, r in value_labels if r == role],
+                        font_size=value_size, bold=True, fill=col.dark,
+                    )
+                )
+            result = str(attack.get("result") or "none")
+            label = (
+                f"{_int(attack.get('attack'), 0)} : {_int(attack.get('defence'), 0)}  "
+                f"{_t(lang, 'result.' + result)}"
+            )
+            callouts.append((target, label, ring_r + 3))
+
+    destroyed = last.get("arsenal_destroyed") if isinstance(last.get("arsenal_destroyed"), dict) else None
+    if destroyed is not None:
+        p = board.centre(destroyed.get("square"))
+        if p is not None:
+            half = CELL * 0.56
+            for stroke, width, dash, opacity in (
+                ("#ffffff", 5.5, None, 0.85),
+                (theme.ATTACK, 2.6, "6 3", None),
+            ):
+                marks.append(
+                    svg.rect(
+                        p[0] - half, p[1] - half, 2 * half, 2 * half, rx=4, fill="none", stroke=stroke,
+                        stroke_width=width, stroke_dasharray=dash, stroke_opacity=opacity,
+                    )
+                )
+            obstacles.box(p[0] - half - 3, p[1] - half - 3, p[0] + half + 3, p[1] + half + 3)
+            callouts.append((p, _t(lang, "arsenal_destroyed", square=destroyed.get("square")), half + 3))
+
+    if ring:
+        marks.append(svg.path(ring, fill="none", stroke="#ffffff", stroke_opacity=0.9, stroke_width=6.5))
+        marks.append(svg.path(ring, fill="none", stroke=theme.ATTACK, stroke_width=3))
+    canvas.add(*marks, layer="marks")
+    for at, text, clearance in callouts:
+        labels.append(_callout(board.lay, at, text, clearance, obstacles))
+    canvas.add(*labels, layer="labels")
+
+
+def _unit_vector(a: Point, b: Point) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    return dx / d, dy / d
+
+
+CALLOUT_SIZE: Final = 14.0
+
+
+def _leader(at: Point, clearance: float, x: float, y: float, w: float, h: float) -> tuple[Point, Point]:
+    """The leader line from the ring round ``at`` to the nearest point of the card."""
+    bx, by = min(max(at[0], x), x + w), min(max(at[1], y), y + h)
+    ux, uy = _unit_vector(at, (bx, by))
+    return (at[0] + ux * clearance, at[1] + uy * clearance), (bx, by)
+
+
+def _leader_cost(at: Point, clearance: float, x: float, y: float, w: float, h: float, obstacles: _Obstacles) -> float:
+    a, b = _leader(at, clearance, x, y, w, h)
+    n = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) / 8))
+    cost = 0.0
+    for i in range(1, n):
+        px, py = a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n
+        cost += obstacles.overlap(px - 4, py - 4, px + 4, py + 4) * 2
+    return cost
+
+
+def _callout(lay: Layout, at: Point, label: str, clearance: float, obstacles: _Obstacles) -> str:
+    """A label on a white card near ``at``, where it covers the least of what is drawn.
+
+    Candidate places around the point (above, below, beside, diagonally, then
+    one and two squares further out) are scored by how much they cover; the
+    first best wins. A card away from the point gets a leader line to it.
+    """
+    size = CALLOUT_SIZE
+    w = svg.text_width(label, size, bold=True) + 16
+    h = size + 11
+    ax, ay = at
+    xmin, xmax = lay.board_x + 2, lay.board_x + lay.board_w - w - 2
+    ymin, ymax = lay.board_y + 2, lay.board_y + lay.board_h - h - 2
+    best: tuple[float, float, float, int] | None = None
+    rank = 0
+    for extra in (0.0, CELL, 2 * CELL, 3 * CELL):
+        near = clearance + extra
+        diag = clearance * 0.72 + extra * 0.72
+        for dx, dy in (
+            (0.0, -(near + h / 2)),
+            (0.0, near + h / 2),
+            (near + w / 2, 0.0),
+            (-(near + w / 2), 0.0),
+            (diag + w / 2 - 6, -(diag + h / 2)),
+            (-(diag + w / 2 - 6), -(diag + h / 2)),
+            (diag + w / 2 - 6, diag + h / 2),
+            (-(diag + w / 2 - 6), diag + h / 2),
+        ):
+            x = min(max(ax + dx - w / 2, xmin), xmax)
+            y = min(max(ay + dy - h / 2, ymin), ymax)
+            score = obstacles.overlap(x, y, x + w, y + h) + rank * 4.0
+            if rank >= 8 and (best is None or score < best[0]):
+                # The leader line must not cross units either.
+                score += _leader_cost(at, clearance, x, y, w, h, obstacles)
+            if best is None or score < best[0]:
+                best = (score, x, y, rank)
+            rank += 1
+    assert best is not None
+    _, x, y, chosen = best
+    obstacles.box(x, y, x + w, y + h)
+    out: list[str] = []
+    if chosen >= 8:  # away from the point: a leader line from the ring to the card
+        start, (bx, by) = _leader(at, clearance, x, y, w, h)
+        out.append(svg.line(*start, bx, by, stroke="#ffffff", stroke_width=4, stroke_opacity=0.85))
+        out.append(svg.line(*start, bx, by, stroke=theme.ATTACK, stroke_width=1.6))
+    out.append(
+        svg.rect(x, y, w, h, rx=4, fill="#ffffff", fill_opacity=0.94, stroke=theme.ATTACK, stroke_width=1.3)
+    )
+    out.append(
+        svg.text(
+            x + w / 2, y + h / 2 + size * 0.36, label, font_size=size, font_weight="bold", fill=theme.INK,
+            text_anchor="middle",
+        )
+    )
+    return "".join(out)
+
+
+# -- title bar ----------------------------------------------------------------------------------
+
+
+def _document_title(view: Mapping[str, Any], lang: str) -> str:
+    return f"{_t(lang, 'game')} — {_t(lang, 'turn', turn=_int(view.get('turn'), 0))}"
+
+
+def _title_bar(
+    lay: Layout,
+    view: Mapping[str, Any],
+    last: Mapping[str, Any] | None,
+    hidden: set[str],
+    lang: str,
+) -> str:
+    out: list[str] = []
+    x = PAD
+    y1 = 30.0
+    title_size = theme.TITLE_SIZE
+    game = _t(lang, "game")
+    out.append(svg.text(x, y1, game, font_size=title_size, font_weight="bold", fill=theme.INK))
+    x += svg.text_width(game, title_size, bold=True) + 12
+    phase = str(view.get("phase") or "")
+    turn = _int(view.get("turn"), 0)
+    status: str
+    chip_side: str | None = None
+    outcome = view.get("outcome") if isinstance(view.get("outcome"), dict) else None
+    if phase == "over" or outcome is not None:
+        status = _t(lang, "over")
+        if outcome is not None:
+            reason = str(outcome.get("reason") or "")
+            why = _t(lang, "reason." + reason) if reason else ""
+            if outcome.get("result") == "win":
+                winners = [str(w) for w in outcome.get("winners") or [] if isinstance(w, str)]
+                names = ", ".join(_side_name(lang, w) for w in winners)
+                status += " · " + _t(lang, "win", sides=names, s="s" if len(winners) == 1 else "")
+                chip_side = winners[0] if len(winners) == 1 else None
+            else:
+                status += " · " + _t(lang, "draw")
+            if why:
+                status += f" ({why})"
+    elif phase == "deploy":
+        status = f"{_t(lang, 'deploy')} · {_t(lang, 'to_deploy')}"
+    else:
+        to_move = view.get("to_move")
+        status = _t(lang, "turn", turn=turn)
+        if isinstance(to_move, str):
+            status += " · " + _t(lang, "to_move", side=_side_name(lang, to_move))
+            chip_side = to_move
+    sub_size = 16.0
+    out.append(svg.text(x, y1, status, font_size=sub_size, fill=theme.INK))
+    x += svg.text_width(status, sub_size) + 10
+    chips = _UnitPainter()
+    if chip_side in SIDE_SLOTS:
+        chips.unit(x + 13, y1 - 5.5, chip_side, "frame", scale=0.55)
+
+    # Right-hand side: whose map it is, sealed sides, draw offers.
+    right: list[str] = []
+    viewer = view.get("viewer")
+    right.append(
+        _t(lang, "view_of", side=_side_name(lang, viewer)) if isinstance(viewer, str) else _t(lang, "spectator")
+    )
+    offer = view.get("draw_offered_by")
+    if isinstance(offer, str):
+        right.append(_t(lang, "draw_offer", side=_side_name(lang, offer)))
+    out.append(
+        svg.text(
+            lay.width - PAD, y1, " · ".join(right), font_size=13, fill=theme.INK_SOFT, text_anchor="end"
+        )
+    )
+    if hidden:
+        names = ", ".join(_side_name(lang, s) for s in sorted(hidden))
+        out.append(
+            svg.text(
+                lay.width - PAD, y1 + 20, _t(lang, "hidden", sides=names), font_size=13,
+                font_weight="bold", fill=theme.FORCED, text_anchor="end",
+            )
+        )
+
+    # Second line: what happened last turn.
+    if last is not None:
+        out.append(
+            svg.text(PAD, y1 + 21, _last_turn_summary(last, lang), font_size=13, fill=theme.INK_SOFT)
+        )
+    out.append(chips.svg(0.6))
+    out.append(
+        svg.line(PAD, TITLE_H - 6, lay.width - PAD, TITLE_H - 6, stroke="#d6d0c0", stroke_width=1)
+    )
+    return "".join(out)
+
+
+def _last_turn_summary(last: Mapping[str, Any], lang: str) -> str:
+    side = _side_name(lang, last.get("side"))
+    parts = [_t(lang, "last_turn", side=side, turn=_int(last.get("turn"), 0))]
+    n = len(_dicts(last.get("moves")))
+    parts.append(_t(lang, "no_moves") if n == 0 else _t(lang, "move1") if n == 1 else _t(lang, "moves", n=n))
+    attack = last.get("attack") if isinstance(last.get("attack"), dict) else None
+    destroyed = last.get("arsenal_destroyed") if isinstance(last.get("arsenal_destroyed"), dict) else None
+    if attack is not None:
+        parts.append(
+            _t(
+                lang, "attack_on", square=attack.get("target", "?"), a=_int(attack.get("attack"), 0),
+                d=_int(attack.get("defence"), 0), result=_t(lang, "result." + str(attack.get("result") or "none")),
+            )
+        )
+    elif destroyed is not None:
+        parts.append(_t(lang, "arsenal_destroyed", square=destroyed.get("square", "?")))
+    else:
+        parts.append(_t(lang, "no_attack"))
+    return parts[0] + " " + " · ".join(parts[1:])
+
+
+__all__ = [
+    "CELL",
+    "Layout",
+    "canvas_size",
+    "colours",
+    "image_size",
+    "layout",
+    "parse_square",
+    "render_svg",
+    "square_box",
+    "square_centre",
+    "square_name",
+]
+

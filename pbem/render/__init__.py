@@ -1,0 +1,13 @@
+"""Rendering shared by every game: SVG helpers, the one rasteriser, the theme.
+
+- :mod:`pbem.render.svg` — build SVG text safely (escaping, paths, canvas).
+- :mod:`pbem.render.raster` — :func:`svg_to_png`, the only rasteriser.
+- :mod:`pbem.render.theme` — colours and fonts, so all maps look of one family.
+- :mod:`pbem.render.cache` — per-process caches for static board parts.
+"""
+
+from __future__ import annotations
+
+from pbem.render.raster import png_size, svg_to_png
+
+__all__ = ["png_size", "svg_to_png"]
