@@ -74,7 +74,7 @@ def _map(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
     view = rules.view(state, seat.name)
     cache = mailer.MapCache(reply.ctx)
     reply.send(seat.address, t("subject.map", seat.language), rules.describe(view, seat.language),
-               attachments=cache.attachments(rules, game, view, "map"), turn=view.get("turn"))
+               attachments=cache.attachments(rules, game, view, "map", seat.language), turn=view.get("turn"))
 
 
 def _history(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:

@@ -160,7 +160,7 @@ def _welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, secret:
     view = rules.view(state, seat_row.name)
     cache = mailer.MapCache(ctx)
     mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.welcome", lang)),
-                 text=body, kind="welcome", game=game, attachments=cache.attachments(rules, game, view, "start"))
+                 text=body, kind="welcome", game=game, attachments=cache.attachments(rules, game, view, "start", lang))
 
 
 def list_games(ctx: Context) -> list[Game]:

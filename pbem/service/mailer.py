@@ -45,15 +45,17 @@ class MapCache:
         self._ctx = ctx
         self._png: dict[str, bytes] = {}
 
-    def png(self, rules: Rules, view: View) -> bytes:
-        key = canonical_json({k: v for k, v in view.items() if k != "viewer"})
+    def png(self, rules: Rules, view: View, lang: str = "en") -> bytes:
+        """The map in the reader's language (the legend and title are words too)."""
+        drawn = {**{k: v for k, v in view.items() if k != "viewer"}, "lang": lang}
+        key = canonical_json(drawn)
         if key not in self._png:
             from pbem.render.raster import svg_to_png
 
-            self._png[key] = svg_to_png(rules.render(view), width=self._ctx.width)
+            self._png[key] = svg_to_png(rules.render({**view, "lang": lang}), width=self._ctx.width)
         return self._png[key]
 
-    def attachments(self, rules: Rules, game: Game, view: View, stem: str) -> list[Attachment]:
+    def attachments(self, rules: Rules, game: Game, view: View, stem: str, lang: str = "en") -> list[Attachment]:
         data: Any = json.dumps(view, indent=1, ensure_ascii=False).encode("utf-8")
-        return [Attachment(f"{game.id}-{stem}.png", "image/png", self.png(rules, view)),
+        return [Attachment(f"{game.id}-{stem}.png", "image/png", self.png(rules, view, lang)),
                 Attachment(f"{game.id}-{stem}.json", "application/json", data)]

@@ -211,7 +211,7 @@ def queue_reports(session: Session, ctx: Context, game: Game, rules: Rules, reso
         last = resolved[-1]
         what = t("subject.final", lang) if game.status == "finished" else t("subject.report", lang)
         mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, what, last.turn, lang), text=body,
-                     kind="report", game=game, attachments=cache.attachments(rules, game, view, f"turn{last.turn}"))
+                     kind="report", game=game, attachments=cache.attachments(rules, game, view, f"turn{last.turn}", lang))
 
 
 def rolls_text(rolls: Sequence[Roll], lang: str) -> list[str]:
