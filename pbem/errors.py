@@ -61,3 +61,8 @@ class RenderError(PbemError):
 
 class VerifyError(PbemError):
     """An archive does not verify; the message names the first mismatch."""
+
+
+class MailMaybeDeliveredError(MailTransientError):
+    """The server stopped answering after the message data was sent: the mail may have
+    been delivered. Retrying is right; a duplicate (same Message-ID) is possible."""

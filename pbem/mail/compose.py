@@ -1,0 +1,123 @@
+"""Building the mails the server sends (architecture 2.4, mail.md "What we send")."""
+
+from __future__ import annotations
+
+import email.policy
+import email.utils
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from typing import Literal
+
+__all__ = ["MARKER_HEADER", "Attachment", "compose", "reply_subject"]
+
+#: Our own marker header: a mail carrying it that comes back in is never answered.
+MARKER_HEADER = "X-PBEM-Game"
+
+_REPLY_PREFIX = re.compile(r"^\s*((re|r|rif|aw|sv|vs|antw)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file to attach; with ``inline_cid`` (and an HTML body) it is shown inline.
+
+    The HTML refers to it as ``<img src="cid:{inline_cid}">``.
+    """
+
+    filename: str
+    content_type: str
+    data: bytes
+    inline_cid: str | None = None
+
+
+def reply_subject(subject: str, prefix: str = "Re:") -> str:
+    """``"Re: R: RE: orders"`` → ``"Re: orders"``: one reply prefix, never stacked."""
+    base = _REPLY_PREFIX.sub("", subject or "").strip()
+    return f"{prefix} {base}".strip()
+
+
+def _split_type(content_type: str) -> tuple[str, str]:
+    maintype, _, subtype = content_type.partition("/")
+    maintype = maintype.strip().lower() or "application"
+    subtype = subtype.split(";", 1)[0].strip().lower() or "octet-stream"
+    return maintype, subtype
+
+
+def _cid(value: str) -> str:
+    return "<" + value.strip().strip("<>") + ">"
+
+
+def compose(
+    *,
+    sender: str,
+    to: str | Sequence[str],
+    subject: str,
+    text: str,
+    html: str | None = None,
+    attachments: Sequence[Attachment] = (),
+    message_id: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated",
+    game_id: str | None = None,
+    domain: str,
+    date: datetime | None = None,
+    extra_headers: Sequence[tuple[str, str]] = (),
+) -> tuple[str, bytes]:
+    """Render one outgoing mail; returns ``(message_id, raw bytes with CRLF)``.
+
+    Text is quoted-printable UTF-8; attachments are base64 (byte-exact through SMTP and
+    IMAP). Inline attachments go into a multipart/related next to the HTML; without an
+    HTML body they are attached. ``Auto-Submitted``, ``X-Auto-Response-Suppress`` and our
+    marker header ``X-PBEM-Game`` (the game id, or ``-``) are always set.
+    """
+    policy = email.policy.SMTP
+    msg = EmailMessage(policy=policy)
+    if message_id is None:
+        message_id = email.utils.make_msgid(domain=domain)
+    elif not message_id.startswith("<"):
+        message_id = f"<{message_id}>"
+    recipients = [to] if isinstance(to, str) else list(to)
+    msg["From"] = sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = subject
+    msg["Date"] = email.utils.format_datetime(date or datetime.now(UTC))
+    msg["Message-ID"] = message_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    refs = [r for r in references if r]
+    if in_reply_to and in_reply_to not in refs:
+        refs.append(in_reply_to)
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = auto_submitted
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg[MARKER_HEADER] = game_id or "-"
+    for name, value in extra_headers:
+        msg[name] = value
+
+    if not text.endswith("\n"):
+        text += "\n"
+    msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    inline = [a for a in attachments if a.inline_cid and html is not None]
+    attached = [a for a in attachments if a not in inline]
+    if html is not None:
+        msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
+        if inline:
+            html_part = next(p for p in msg.iter_parts()
+                             if p.get_content_type() == "text/html")
+            for att in inline:
+                maintype, subtype = _split_type(att.content_type)
+                assert att.inline_cid is not None
+                html_part.add_related(att.data, maintype, subtype, cid=_cid(att.inline_cid),
+                                      filename=att.filename, disposition="inline")
+    for att in attached:
+        maintype, subtype = _split_type(att.content_type)
+        if att.inline_cid:
+            msg.add_attachment(att.data, maintype, subtype, filename=att.filename,
+                               cid=_cid(att.inline_cid))
+        else:
+            msg.add_attachment(att.data, maintype, subtype, filename=att.filename)
+    return message_id, msg.as_bytes(policy=policy)

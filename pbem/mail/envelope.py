@@ -1,0 +1,323 @@
+"""The order-mail envelope (architecture 2.3): the GAME … END block.
+
+```
+GAME k42
+SEAT north 7fq2-mh3k-p9z1        # seat and its secret from the welcome mail
+TURN 7                           # optional guard
+... order lines ...
+END
+```
+
+``parse_envelope`` never raises: everything it does not like becomes a problem
+``(lineno, Message)``; line numbers count from the GAME line (= 1), 0 means "the mail".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from pbem.core.i18n import Message, msg
+
+from .parse import cut_reply
+
+__all__ = [
+    "COMMANDS",
+    "WARNING_KEYS",
+    "Command",
+    "Envelope",
+    "normalise_secret",
+    "parse_envelope",
+]
+
+_GAME = {"game", "partita"}
+_END = {"end", "fine"}
+_SEAT = {"seat", "posto"}
+_TURN = {"turn", "turno"}
+
+#: Command keywords (any case) → canonical name.
+COMMANDS = {
+    "help": "HELP", "aiuto": "HELP",
+    "status": "STATUS", "stato": "STATUS",
+    "map": "MAP", "mappa": "MAP",
+    "history": "HISTORY", "storia": "HISTORY",
+    "orders": "ORDERS", "ordini": "ORDERS",
+    "secret": "SECRET", "segreto": "SECRET",
+}
+_NEW = {"new", "nuovo"}
+
+#: Problem keys that do not stop the mail from being used.
+WARNING_KEYS = frozenset({"envelope-end-missing", "envelope-extra-block", "envelope-text-after-end"})
+
+_QUOTE = re.compile(r"^\s*((?:>\s?)+)")
+
+
+class Command(NamedTuple):
+    """A non-order request: HELP [kind], STATUS, MAP, HISTORY [n], ORDERS, SECRET NEW.
+
+    A plain ``(name, arg)`` tuple; ``arg`` is the game kind for HELP and the turn number
+    (as text) for HISTORY, else None.
+    """
+
+    name: str
+    arg: str | None = None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    game: str | None = None
+    seat: str | None = None
+    secret: str | None = None
+    turn: int | None = None
+    command: Command | None = None
+    order_lines: tuple[tuple[int, str], ...] = ()
+    problems: tuple[tuple[int, Message], ...] = ()
+    found: bool = False
+
+    @property
+    def errors(self) -> tuple[tuple[int, Message], ...]:
+        """Problems that make the mail unusable as it stands."""
+        return tuple(p for p in self.problems if p[1].key not in WARNING_KEYS)
+
+    @property
+    def warnings(self) -> tuple[tuple[int, Message], ...]:
+        return tuple(p for p in self.problems if p[1].key in WARNING_KEYS)
+
+    @property
+    def is_help_request(self) -> bool:
+        return self.command is not None and self.command.name == "HELP"
+
+
+def normalise_secret(secret: str) -> str:
+    """``7FQ2 MH3K-p9z1`` → ``7fq2mh3kp9z1``: letters and digits only, lower case.
+
+    Compare ``normalise_secret(stored) == envelope.secret``.
+    """
+    return "".join(ch for ch in secret.lower() if ch.isascii() and ch.isalnum())
+
+
+def _strip_comment(line: str) -> str:
+    return line.split("#", 1)[0].strip()
+
+
+def _keyword(token: str) -> str:
+    return token.rstrip(":").lower()
+
+
+def _quote_depth(line: str) -> tuple[int, str]:
+    m = _QUOTE.match(line)
+    if not m:
+        return 0, line
+    prefix = m.group(1)
+    return prefix.count(">"), line[m.end():]
+
+
+def _find_block(lines: list[str]) -> tuple[int, int, list[str]] | None:
+    """(start index, quote depth, block lines without quote prefix) of the first block.
+
+    An unquoted GAME line wins over a quoted one.
+    """
+    for want_quoted in (False, True):
+        for i, line in enumerate(lines):
+            depth, body = _quote_depth(line)
+            if (depth > 0) != want_quoted:
+                continue
+            tokens = _strip_comment(body).split()
+            if tokens and _keyword(tokens[0]) in _GAME:
+                return i, depth, lines[i:]
+    return None
+
+
+def parse_envelope(text: str) -> Envelope:
+    """Find and read the GAME block in an order mail's text. Never raises."""
+    try:
+        return _parse(text)
+    except Exception:  # pragma: no cover - a bug must not drop a player's mail
+        return Envelope(problems=((0, msg("envelope-unreadable")),))
+
+
+def _parse(text: str) -> Envelope:
+    text = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    own, rest = cut_reply(text)
+    all_lines = text.split("\n")
+    own_count = len(own.split("\n")) if rest else len(all_lines)
+    # the sender's own words first; the quoted rest only when they hold no block
+    found = _find_block(all_lines[:own_count])
+    limit = own_count
+    if found is None and rest:
+        found = _find_block(all_lines[own_count:])
+        if found is not None:
+            found = (found[0] + own_count, found[1], [])
+        limit = len(all_lines)
+    if found is None:
+        return _no_block(all_lines[:own_count])
+    start, depth, _ = found
+    # a block runs to END even across what looked like a reply header; without END it
+    # stops where the quoted reply begins
+    block_lines = all_lines[start:]
+    block_limit = limit - start
+    if not _has_end(block_lines, depth):
+        block_lines = block_lines[:block_limit]
+
+    problems: list[tuple[int, Message]] = []
+    game: str | None = None
+    seat: str | None = None
+    secret: str | None = None
+    turn: int | None = None
+    command: Command | None = None
+    orders: list[tuple[int, str]] = []
+    ended = False
+    end_lineno = 0
+    last_lineno = 1
+
+    for offset, raw_line in enumerate(block_lines):
+        lineno = offset + 1
+        line_depth, body = _quote_depth(raw_line)
+        if depth:
+            if line_depth < depth:
+                if not body.strip() and line_depth == 0 and offset + 1 < len(block_lines):
+                    # a blank line inside a quoted block (some clients drop the marker)
+                    nd, _ = _quote_depth(block_lines[offset + 1])
+                    if nd >= depth:
+                        continue
+                break  # the quote ended
+            if line_depth > depth:
+                continue  # a quote inside the quote
+        elif line_depth:
+            continue  # quoted lines inside an unquoted block are ignored
+        content = _strip_comment(body)
+        if not content:
+            continue
+        last_lineno = lineno
+        tokens = content.split()
+        key = _keyword(tokens[0])
+        if lineno == 1:
+            if len(tokens) < 2:
+                problems.append((lineno, msg("envelope-game-missing-id")))
+            else:
+                game = tokens[1]
+                if len(tokens) > 2:
+                    problems.append((lineno, msg("envelope-extra-text", keyword="GAME",
+                                                 text=" ".join(tokens[2:]))))
+            continue
+        if key in _END and len(tokens) == 1:
+            ended = True
+            end_lineno = lineno
+            break
+        if key in _GAME:
+            problems.append((lineno, msg("envelope-game-duplicate")))
+            continue
+        if key in _SEAT:
+            if seat is not None:
+                problems.append((lineno, msg("envelope-seat-duplicate")))
+            elif len(tokens) < 2:
+                problems.append((lineno, msg("envelope-seat-missing")))
+            else:
+                seat = tokens[1]
+                if len(tokens) < 3:
+                    problems.append((lineno, msg("envelope-secret-missing", seat=seat)))
+                else:
+                    secret = normalise_secret("".join(tokens[2:])) or None
+                    if secret is None:
+                        problems.append((lineno, msg("envelope-secret-missing", seat=seat)))
+            continue
+        if key in _TURN:
+            if turn is not None:
+                problems.append((lineno, msg("envelope-turn-duplicate")))
+            elif len(tokens) != 2 or not tokens[1].isdigit() or not tokens[1].isascii():
+                problems.append((lineno, msg("envelope-turn-not-number",
+                                             text=" ".join(tokens[1:]))))
+            else:
+                turn = int(tokens[1])
+            continue
+        if key in COMMANDS:
+            parsed = _command(COMMANDS[key], tokens, lineno, problems)
+            if parsed is not None:
+                if command is not None:
+                    problems.append((lineno, msg("envelope-command-duplicate",
+                                                 first=command.name, second=parsed.name)))
+                else:
+                    command = parsed
+            continue
+        orders.append((lineno, content))
+    if not ended:
+        problems.append((last_lineno, msg("envelope-end-missing")))
+
+    if ended:
+        # anything meaningful after END in the same text is ignored; say so only if it
+        # looks like orders were meant to go on (another keyword line right after).
+        tail = block_lines[end_lineno:block_limit]
+        for extra in tail:
+            d, body = _quote_depth(extra)
+            if d != depth:
+                continue
+            tokens = _strip_comment(body).split()
+            if tokens and _keyword(tokens[0]) in _GAME:
+                problems.append((end_lineno, msg("envelope-extra-block")))
+                break
+    if command is not None and orders:
+        problems.append((orders[0][0], msg("envelope-command-with-orders", command=command.name)))
+    if game is not None and command is None and seat is None:
+        problems.append((1, msg("envelope-seat-missing")))
+    return Envelope(game=game, seat=seat, secret=secret, turn=turn, command=command,
+                    order_lines=tuple(orders), problems=tuple(problems), found=True)
+
+
+def _has_end(block_lines: list[str], depth: int) -> bool:
+    for line in block_lines[1:]:
+        line_depth, body = _quote_depth(line)
+        if depth and line_depth < depth and body.strip():
+            return False  # the quote ended first
+        if line_depth != depth:
+            continue
+        tokens = _strip_comment(body).split()
+        if len(tokens) == 1 and _keyword(tokens[0]) in _END:
+            return True
+        if tokens and _keyword(tokens[0]) in _GAME:
+            return False  # another block starts: this one has no END
+    return False
+
+
+def _command(name: str, tokens: list[str], lineno: int,
+             problems: list[tuple[int, Message]]) -> Command | None:
+    args = tokens[1:]
+    if name == "SECRET":
+        if len(args) == 1 and args[0].lower() in _NEW:
+            return Command("SECRET NEW")
+        problems.append((lineno, msg("envelope-secret-new-expected", text=" ".join(tokens))))
+        return None
+    if name == "HELP":
+        if len(args) > 1:
+            problems.append((lineno, msg("envelope-extra-text", keyword=name,
+                                         text=" ".join(args[1:]))))
+        return Command(name, args[0].lower() if args else None)
+    if name == "HISTORY":
+        if not args:
+            return Command(name)
+        if not (args[0].isascii() and args[0].isdigit()):
+            problems.append((lineno, msg("envelope-history-not-number", text=args[0])))
+            return Command(name)
+        if len(args) > 1:
+            problems.append((lineno, msg("envelope-extra-text", keyword=name,
+                                         text=" ".join(args[1:]))))
+        return Command(name, str(int(args[0])))
+    if args:
+        problems.append((lineno, msg("envelope-extra-text", keyword=name, text=" ".join(args))))
+    return Command(name)
+
+
+def _no_block(lines: list[str]) -> Envelope:
+    for line in lines:
+        depth, body = _quote_depth(line)
+        if depth:
+            continue
+        content = _strip_comment(body)
+        if not content:
+            continue
+        tokens = content.split()
+        if COMMANDS.get(_keyword(tokens[0])) == "HELP" and len(tokens) <= 2:
+            arg = tokens[1].lower() if len(tokens) == 2 else None
+            return Envelope(command=Command("HELP", arg))
+        break
+    return Envelope(problems=((0, msg("envelope-no-game-block")),))

@@ -1,0 +1,518 @@
+"""Reading what players send: raw bytes in, one tolerant ``IncomingMail`` out.
+
+``read_mail`` never raises, whatever the bytes: a mail that cannot be understood still
+gets a dedupe key, a (possibly empty) text and the headers that could be read.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.header
+import email.policy
+import email.utils
+import hashlib
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import EmailMessage, Message
+from html.parser import HTMLParser
+from types import MappingProxyType
+
+__all__ = [
+    "IncomingMail",
+    "decode_part",
+    "html_to_text",
+    "normalise_message_id",
+    "read_mail",
+    "strip_quotes",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    """A received mail, decoded as far as it can be.
+
+    ``headers`` maps lower-case header names to every value (decoded to str) in order.
+    ``sender`` is the bare From address, lower-cased (None when missing or unreadable);
+    ``return_path`` is the Return-Path address, ``""`` for the null sender ``<>`` and None
+    when the header is absent.
+    """
+
+    message_id: str | None
+    dedupe_key: str
+    sender: str | None
+    sender_name: str
+    return_path: str | None
+    subject: str
+    date: datetime | None
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    headers: Mapping[str, tuple[str, ...]]
+    size: int
+    text: str
+    content_type: str = "text/plain"
+    html: str | None = None
+    attachments: tuple[tuple[str, str, int], ...] = field(default=())
+
+    def header(self, name: str) -> str | None:
+        """The first value of a header (case-insensitive name), or None."""
+        values = self.headers.get(name.lower())
+        return values[0] if values else None
+
+
+# ---------------------------------------------------------------------------- ids
+
+_MSGID_RE = re.compile(r"<([^<>\s]+)>")
+
+
+def normalise_message_id(value: str | None) -> str | None:
+    """``<Local@Example.COM>`` → ``<Local@example.com>``; None for empty values.
+
+    Whitespace and folding are removed; a value without angle brackets is wrapped; the
+    domain part is lower-cased (the local part is case-sensitive by the RFC).
+    """
+    if not value:
+        return None
+    text = "".join(str(value).split())
+    if not text:
+        return None
+    match = _MSGID_RE.search(text)
+    core = match.group(1) if match else text.strip("<>")
+    if not core:
+        return None
+    local, at, domain = core.rpartition("@")
+    if at:
+        core = f"{local}@{domain.lower()}"
+    return f"<{core}>"
+
+
+def _id_list(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    found = _MSGID_RE.findall("".join(value.split("\n")))
+    result = []
+    for item in found:
+        norm = normalise_message_id(f"<{item}>")
+        if norm and norm not in result:
+            result.append(norm)
+    return tuple(result)
+
+
+# ------------------------------------------------------------------------ headers
+
+def _header_values(msg: Message) -> dict[str, tuple[str, ...]]:
+    headers: dict[str, list[str]] = {}
+    try:
+        items = msg.raw_items() if isinstance(msg, EmailMessage) else msg.items()
+        names = [(name, raw) for name, raw in items]
+    except Exception:  # pragma: no cover - defensive
+        names = []
+    for index, (name, raw) in enumerate(names):
+        value = _decode_header_value(msg, index, raw)
+        headers.setdefault(str(name).lower(), []).append(value)
+    return {k: tuple(v) for k, v in headers.items()}
+
+
+def _decode_header_value(msg: Message, index: int, raw: object) -> str:
+    try:
+        policy = msg.policy
+        name, value = msg._headers[index]  # type: ignore[attr-defined]
+        decoded = policy.header_fetch_parse(name, value)
+        text = str(decoded)
+    except Exception:
+        try:
+            text = str(email.header.make_header(email.header.decode_header(str(raw))))
+        except Exception:
+            text = str(raw)
+    text = text.replace("\r", "").replace("\n", " ")
+    return "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text).strip()
+
+
+def _parse_address(value: str | None) -> tuple[str, str | None]:
+    if value is None:
+        return "", None
+    try:
+        pairs = email.utils.getaddresses([value])
+    except Exception:
+        pairs = []
+    for name, addr in pairs:
+        addr = addr.strip()
+        if "@" in addr:
+            return name.strip(), addr.lower()
+    match = re.search(r"[\w.+\-=]+@[\w.\-]+", value)
+    if match:
+        return "", match.group(0).lower()
+    return "", None
+
+
+def _return_path(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip()
+    if text in ("<>", "", "< >"):
+        return ""
+    _, addr = _parse_address(text)
+    if addr is None:
+        inner = text.strip("<> ")
+        return inner.lower()
+    return addr
+
+
+def _parse_date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except Exception:
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when
+
+
+# --------------------------------------------------------------------------- body
+
+def _charset_ok(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+    except (LookupError, ValueError, TypeError):
+        return False
+    return True
+
+
+def decode_part(part: Message) -> str:
+    """The text of one MIME part with the fallbacks players' clients need.
+
+    Declared charset first; an unknown charset is read as UTF-8 with replacement; if
+    replacement characters appear that the bytes did not contain, retry as UTF-8 and then
+    as cp1252 (the usual lie: ``us-ascii`` or ``iso-8859-1`` declared, Windows text sent).
+    """
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:
+        payload = None
+    if payload is None:
+        try:
+            raw = part.get_payload()
+        except Exception:
+            return ""
+        if isinstance(raw, str):
+            payload = raw.encode("utf-8", "surrogateescape")
+        else:
+            return ""
+    if not isinstance(payload, (bytes, bytearray)):
+        return ""
+    data = bytes(payload)
+    try:
+        declared = part.get_content_charset() or "us-ascii"
+    except Exception:
+        declared = "us-ascii"
+    charset = declared if _charset_ok(declared) else "utf-8"
+    if charset.lower().replace("_", "-") in ("us-ascii", "ascii", "ansi-x3.4-1968"):
+        charset = "utf-8"  # ascii is a subset; 8-bit bytes are usually UTF-8 or cp1252
+    try:
+        text = data.decode(charset, errors="replace")
+    except Exception:
+        text = data.decode("utf-8", errors="replace")
+    if "\ufffd" in text and b"\xef\xbf\xbd" not in data:
+        for fallback in ("utf-8", "cp1252"):
+            try:
+                text = data.decode(fallback)
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            text = data.decode("cp1252", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class _HTMLText(HTMLParser):
+    """HTML → plain text, dropping head/style/script and quoted-reply containers."""
+
+    _SKIP_TAGS = {"style", "script", "head", "title", "blockquote", "template", "noscript"}
+    _SKIP_CLASSES = {"gmail_quote", "gmail_attr", "yahoo_quoted", "moz-cite-prefix",
+                     "outlookmessageheader", "protonmail_quote", "zmail_extra"}
+    _STOP_IDS = {"appendonsend", "divrplyfwdmsg", "x_divrplyfwdmsg", "x_appendonsend",
+                 "mail-editor-reference-message-container"}
+    _BLOCK = {"p", "div", "br", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5",
+              "h6", "pre", "hr", "section", "article", "header", "footer", "dd", "dt", "dl",
+              "address", "center", "form", "fieldset"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip_tag: str | None = None
+        self._skip_depth = 0
+        self._pre = 0
+        self.stopped = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.stopped:
+            return
+        tag = tag.lower()
+        if self._skip_tag is not None:
+            if tag == self._skip_tag:
+                self._skip_depth += 1
+            return
+        attr = {k.lower(): (v or "") for k, v in attrs}
+        ident = attr.get("id", "").lower()
+        if ident in self._STOP_IDS:
+            self.stopped = True
+            return
+        classes = {c.lower() for c in attr.get("class", "").split()}
+        if tag in self._SKIP_TAGS or classes & self._SKIP_CLASSES:
+            if tag not in _VOID:
+                self._skip_tag = tag
+                self._skip_depth = 1
+            return
+        if tag == "pre":
+            self._pre += 1
+        if tag in self._BLOCK:
+            self.parts.append("\n")
+        elif tag == "td" or tag == "th":
+            self.parts.append("\t")
+        if tag == "li":
+            self.parts.append("- ")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.stopped or self._skip_tag is not None:
+            return
+        if tag.lower() in ("br", "hr", "p", "div"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stopped:
+            return
+        tag = tag.lower()
+        if self._skip_tag is not None:
+            if tag == self._skip_tag:
+                self._skip_depth -= 1
+                if self._skip_depth <= 0:
+                    self._skip_tag = None
+            return
+        if tag == "pre" and self._pre:
+            self._pre -= 1
+        if tag in self._BLOCK:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self.stopped or self._skip_tag is not None:
+            return
+        if self._pre:
+            self.parts.append(data)
+        else:
+            self.parts.append(re.sub(r"[ \t\r\n\f\v]+", " ", data))
+
+    def text(self) -> str:
+        joined = "".join(self.parts).replace("\xa0", " ")
+        lines = [line.strip(" ") for line in joined.split("\n")]
+        out: list[str] = []
+        for line in lines:
+            if not line and out and not out[-1]:
+                continue
+            out.append(line)
+        return "\n".join(out).strip("\n")
+
+
+_VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param",
+         "source", "track", "wbr"}
+
+
+def html_to_text(html: str) -> str:
+    """Plain text of an HTML body; never raises."""
+    parser = _HTMLText()
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:  # pragma: no cover - HTMLParser is very tolerant
+        log.debug("html parser gave up", exc_info=True)
+    return parser.text()
+
+
+# ------------------------------------------------------------------- quotes / sigs
+
+_IT_START = re.compile(r"^\s*il\s", re.IGNORECASE)
+_IT_END = re.compile(r"ha\s+scritto\s*:?\s*$", re.IGNORECASE)
+_EN_START = re.compile(r"^\s*on\s", re.IGNORECASE)
+_EN_END = re.compile(r"wrote\s*:?\s*$", re.IGNORECASE)
+_ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(original message|messaggio originale|forwarded message|"
+    r"messaggio inoltrato)\s*-{2,}\s*$", re.IGNORECASE)
+_UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
+_HDR_FROM = re.compile(r"^\s*\**\s*(from|da)\s*:\s*\**", re.IGNORECASE)
+_HDR_NEXT = re.compile(
+    r"^\s*\**\s*(sent|inviato|date|data|to|a|subject|oggetto|cc)\s*:", re.IGNORECASE)
+
+
+def _reply_header_at(lines: list[str], i: int) -> bool:
+    line = lines[i]
+    if line.lstrip().startswith(">"):
+        return False
+    for start, end in ((_IT_START, _IT_END), (_EN_START, _EN_END)):
+        if start.match(line):
+            joined = ""
+            for j in range(i, min(i + 3, len(lines))):
+                joined = (joined + " " + lines[j]).strip()
+                if end.search(joined):
+                    return True
+                if j > i and not lines[j].strip():
+                    break
+    if _ORIGINAL.match(line):
+        return True
+    if _HDR_FROM.match(line) or _UNDERSCORES.match(line):
+        nxt = [lines[j] for j in range(i + 1, min(i + 5, len(lines))) if lines[j].strip()]
+        if _UNDERSCORES.match(line):
+            return bool(nxt) and bool(_HDR_FROM.match(nxt[0]))
+        return sum(1 for n in nxt[:3] if _HDR_NEXT.match(n)) >= 2
+    return False
+
+
+def cut_reply(text: str) -> tuple[str, str]:
+    """Split ``text`` at the first reply header (Gmail, Outlook, Thunderbird, Apple).
+
+    Returns (own part, quoted rest); the rest is "" when no header was found.
+    """
+    lines = text.split("\n")
+    for i in range(len(lines)):
+        if _reply_header_at(lines, i):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return text, ""
+
+
+def strip_quotes(text: str) -> str:
+    """The sender's own words: cut at a reply header or a ``-- `` signature line, drop
+    ``>`` quoted lines and trailing blank lines."""
+    own, _ = cut_reply(text.replace("\r\n", "\n").replace("\r", "\n"))
+    kept: list[str] = []
+    for line in own.split("\n"):
+        if line in ("-- ", "--"):
+            break
+        if line.lstrip().startswith(">"):
+            continue
+        kept.append(line.rstrip())
+    while kept and not kept[-1].strip():
+        kept.pop()
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    return "\n".join(kept)
+
+
+# ----------------------------------------------------------------------- read_mail
+
+def _content_type(part: Message) -> str:
+    try:
+        return part.get_content_type()
+    except Exception:
+        return "text/plain"
+
+
+def _is_attachment(part: Message) -> bool:
+    try:
+        disposition = (part.get_content_disposition() or "").lower()
+    except Exception:
+        disposition = ""
+    return disposition == "attachment"
+
+
+def _pick_bodies(msg: Message) -> tuple[Message | None, Message | None]:
+    plain: Message | None = None
+    html: Message | None = None
+    if isinstance(msg, EmailMessage):
+        try:
+            plain = msg.get_body(preferencelist=("plain",))
+        except Exception:
+            plain = None
+        try:
+            html = msg.get_body(preferencelist=("html",))
+        except Exception:
+            html = None
+    if plain is None or html is None:
+        try:
+            parts = list(msg.walk())
+        except Exception:
+            parts = [msg]
+        for part in parts:
+            ctype = _content_type(part)
+            if _is_attachment(part):
+                continue
+            if plain is None and ctype == "text/plain":
+                plain = part
+            elif html is None and ctype == "text/html":
+                html = part
+    return plain, html
+
+
+def _attachments(msg: Message) -> tuple[tuple[str, str, int], ...]:
+    result = []
+    try:
+        for part in msg.walk():
+            if part.is_multipart():
+                continue
+            try:
+                filename = part.get_filename()
+            except Exception:
+                filename = None
+            if filename is None and not _is_attachment(part):
+                continue
+            try:
+                data = part.get_payload(decode=True) or b""
+            except Exception:
+                data = b""
+            result.append((str(filename or ""), _content_type(part), len(data)))
+    except Exception:
+        pass
+    return tuple(result)
+
+
+def read_mail(raw: bytes) -> IncomingMail:
+    """Parse one raw mail; never raises."""
+    raw = bytes(raw)
+    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+    try:
+        msg: Message = email.message_from_bytes(raw, policy=email.policy.default)
+    except Exception:
+        log.debug("unparseable mail", exc_info=True)
+        msg = EmailMessage()
+    headers = _header_values(msg)
+
+    def first(name: str) -> str | None:
+        values = headers.get(name)
+        return values[0] if values else None
+
+    message_id = normalise_message_id(first("message-id"))
+    sender_name, sender = _parse_address(first("from"))
+    plain, html_part = _pick_bodies(msg)
+    html_text = decode_part(html_part) if html_part is not None else None
+    if plain is not None:
+        text = decode_part(plain)
+    elif html_text is not None:
+        text = html_to_text(html_text)
+    else:
+        text = ""
+    if msg.is_multipart() is False and not text and _content_type(msg).startswith("text/"):
+        text = decode_part(msg)
+    in_reply = _id_list(first("in-reply-to"))
+    return IncomingMail(
+        message_id=message_id,
+        dedupe_key=message_id or digest,
+        sender=sender,
+        sender_name=sender_name,
+        return_path=_return_path(first("return-path")),
+        subject=first("subject") or "",
+        date=_parse_date(first("date")),
+        in_reply_to=in_reply[0] if in_reply else None,
+        references=_id_list(" ".join(headers.get("references", ()))),
+        headers=MappingProxyType(headers),
+        size=len(raw),
+        text=text,
+        content_type=_content_type(msg),
+        html=html_text,
+        attachments=_attachments(msg),
+    )
