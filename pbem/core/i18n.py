@@ -74,10 +74,13 @@ class Catalog:
         template = self._tables.get(lang, {}).get(message.key)
         if template is None:
             template = self._tables[DEFAULT_LANGUAGE].get(message.key)
+        # A Message used as an argument is rendered in the same language first.
+        values = {k: self.text(v, lang) if isinstance(v, Message) else v
+                  for k, v in message.args.items()}
         if template is None:
-            args = ", ".join(f"{k}={v}" for k, v in message.args.items())
+            args = ", ".join(f"{k}={v}" for k, v in values.items())
             return f"{message.key}({args})" if args else message.key
         try:
-            return template.format(**message.args)
+            return template.format(**values)
         except (KeyError, IndexError, ValueError):
             return template

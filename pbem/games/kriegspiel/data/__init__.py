@@ -1,0 +1,1 @@
+"""Data of the Kriegspiel engine: board, unit table, openings, keywords and texts."""
