@@ -131,11 +131,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", metavar="PATH",
-                        help="configuration file (default: $PBEM_CONFIG or config/pbem.toml)")
-    common.add_argument("-v", "--verbose", action="store_true", help="log more")
-    parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game server.", parents=[common])
+    def options(suppress: bool) -> argparse.ArgumentParser:
+        # Sub-commands accept the options too; their defaults must not override a value
+        # given before the sub-command, hence SUPPRESS there.
+        p = argparse.ArgumentParser(add_help=False)
+        default: object = argparse.SUPPRESS if suppress else None
+        p.add_argument("--config", metavar="PATH", default=default,
+                       help="configuration file (default: $PBEM_CONFIG or config/pbem.toml)")
+        p.add_argument("-v", "--verbose", action="store_true",
+                       default=argparse.SUPPRESS if suppress else False, help="log more")
+        return p
+
+    common = options(suppress=True)
+    parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game server.",
+                                     parents=[options(suppress=False)])
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("serve", parents=[common], help="run the daemon (mail, deadlines, reminders)")
@@ -200,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    if not args.verbose:
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
     try:
         return int(args.func(args))
     except PbemError as exc:

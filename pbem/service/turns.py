@@ -22,7 +22,7 @@ from pbem.core.rules import Event, Rules, Sheet
 from pbem.db.models import EventRow, Game, PhaseRow, RollRow, Seat, SheetRow
 from pbem.service import mailer, store
 from pbem.service.context import Context
-from pbem.service.texts import t
+from pbem.service.texts import t, text_of
 from pbem.service.timefmt import show
 
 log = logging.getLogger(__name__)
@@ -238,7 +238,9 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
         lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]
     elif nxt is not None:
         waiting = store.awaiting(nxt)
-        lines += ["", t("report.next", lang, turn=nxt.turn, phase=nxt.name, seats=", ".join(waiting),
+        label = rules.phase(store.state_of(game)).label
+        phase_name = text_of(label, lang, rules.catalog) if label is not None else nxt.name
+        lines += ["", t("report.next", lang, turn=nxt.turn, phase=phase_name, seats=", ".join(waiting),
                         deadline=show(nxt.deadline, game.timezone, lang))]
         if seat.name in waiting:
             state = store.state_of(game)

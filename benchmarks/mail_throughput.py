@@ -1,0 +1,147 @@
+"""End-to-end mail figures on loopback (embedded pymap + aiosmtpd, a SQLite file):
+
+* order mails processed per second: players send order mails over SMTP, the daemon
+  fetches them over IMAP, checks them, commits, and sends every reply over SMTP;
+  measured separately for mails that only file orders and for mails that complete a
+  turn (resolution, map rendering, a report to every seat);
+* time from the last order of a turn to every report mail queued (in the outbox);
+* peak memory of the process.
+
+    .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pbem.app import App  # noqa: E402
+from pbem.config import from_mapping  # noqa: E402
+from pbem.core import registry  # noqa: E402
+from pbem.db.session import make_engine  # noqa: E402
+from pbem.demo import ScriptedTable  # noqa: E402
+from pbem.mail.embedded import EmbeddedMailServer  # noqa: E402
+from pbem.mail.imap import ImapInbox  # noqa: E402
+from pbem.mail.smtp import SmtpSender  # noqa: E402
+from pbem.service import games, inbound, store  # noqa: E402
+from pbem.service.context import Context  # noqa: E402
+
+
+def default_text(ctx: Context, game_id: str, seat: str) -> str:
+    with ctx.session() as s:
+        game = store.get_game(s, game_id)
+        rules = store.rules_of(game)
+        return rules.default_orders(store.state_of(game), seat).canonical() or "PASS"
+
+
+async def burst(app: App, table: ScriptedTable, sends: list[tuple[str, str, str]]) -> tuple[int, float]:
+    """Send every mail, then run the daemon until all are processed and answered."""
+    start = time.perf_counter()
+    for game_id, seat, text in sends:
+        await table.send(game_id, seat, text)
+    sent_at = time.perf_counter()
+    done = 0
+    while done < len(sends):
+        summary = await app.cycle()
+        done += summary.fetched
+        if summary.fetched == 0:
+            await app.inbox.wait(0.2)
+    while await app.drain():
+        pass
+    end = time.perf_counter()
+    print(f"  (players' SMTP sends {sent_at - start:.2f} s, server fetch+process+reply {end - sent_at:.2f} s)")
+    return len(sends), end - start
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--kind", default="kriegspiel")
+    args = parser.parse_args()
+    rules = registry.get(args.kind)
+    seats = list(rules.info.seats)[:2]
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp}/pbem.sqlite"}, "render": {"width": args.width}}, "bench")
+    ctx = Context(engine=make_engine(cfg.database.url), config=cfg)
+    server = EmbeddedMailServer(imap_port=0, smtp_port=0)
+    await server.start()
+    inbox = ImapInbox("127.0.0.1", server.imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
+    sender = SmtpSender("127.0.0.1", server.smtp_port)
+    app = App(ctx, inbox, sender)
+    await inbox.connect()
+    addresses = {seat: f"{seat}@localhost" for seat in seats}
+    table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none"),
+                          addresses, cfg.server.address)
+    t0 = time.perf_counter()
+    ids = [games.create(ctx, args.kind, f"bench {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
+           for i in range(args.games)]
+    created = time.perf_counter() - t0
+    await app.drain()
+    await table.collect_all()
+    phase = rules.phase(rules.new_game(seats, {}))
+    first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
+    print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px")
+
+    if second is not None:
+        sends = [(g, first, default_text(ctx, g, first)) for g in ids]
+        n, took = await burst(app, table, sends)
+        print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
+        sends = [(g, second, default_text(ctx, g, second)) for g in ids]
+        n, took = await burst(app, table, sends)
+        print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
+              f"(each: resolution, map, {len(seats)} reports)")
+    await table.collect_all()
+
+    # The next turn: one seat moves; its mail completes the turn at once.
+    movers = []
+    for g in ids:
+        with ctx.session() as s:
+            game = store.get_game(s, g)
+            awaited = rules.phase(store.state_of(game)).awaiting
+        movers.append((g, awaited[0], default_text(ctx, g, awaited[0])))
+    n, took = await burst(app, table, movers)
+    print(f"move mails (one seat, turn resolves): {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
+    await table.collect_all()
+
+    # Latency: the last order of a turn until every report is in the outbox.
+    latencies = []
+    for g in ids[: min(15, len(ids))]:
+        with ctx.session() as s:
+            game = store.get_game(s, g)
+            seat = rules.phase(store.state_of(game)).awaiting[0]
+        text = default_text(ctx, g, seat)
+        raw = _mail(addresses[seat], g, seat, table.secrets[(g, seat)], text)
+        t = time.perf_counter()
+        result = inbound.handle(ctx, raw)
+        latencies.append(time.perf_counter() - t)
+        assert result.status == "orders", result
+    print(f"last order -> all reports queued: median {statistics.median(latencies) * 1000:.0f} ms, "
+          f"max {max(latencies) * 1000:.0f} ms over {len(latencies)} turns")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (RSS): {peak:.0f} MiB")
+    await table.close()
+    await inbox.close()
+    await server.stop()
+
+
+def _mail(sender: str, game_id: str, seat: str, secret: str, text: str) -> bytes:
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, "pbem@localhost", "orders", make_msgid()
+    msg.set_content(f"GAME {game_id}\nSEAT {seat} {secret}\n{text}\nEND\n")
+    return msg.as_bytes()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,43 @@
+"""End-to-end tests: the service behind real IMAP and SMTP servers on loopback
+(the embedded pymap + aiosmtpd, and Dovecot where installed), on a real SQLite file."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import AsyncIterator
+
+import pytest
+
+from pbem.app import App
+from pbem.config import from_mapping
+from pbem.core import registry
+from pbem.db.session import make_engine
+from pbem.demo import ScriptedTable
+from pbem.service.context import Context, ManualClock
+from tests.mail.fixtures import dovecot_mail, embedded_mail, mail_server  # noqa: F401
+from tests.mail.servers import MailHarness
+
+registry.register("duel", "tests.support.duel:RULES")
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+
+
+@pytest.fixture
+async def table(mail_server: MailHarness, tmp_path, clock) -> AsyncIterator[ScriptedTable]:  # type: ignore[no-untyped-def]
+    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp_path}/pbem.sqlite"}, "render": {"width": 800}}, "e2e")
+    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
+    inbox = mail_server.inbox(cfg.server.address)
+    app = App(ctx, inbox, mail_server.sender())
+    await inbox.connect()
+    seats = {"red": "red@localhost", "blue": "blue@localhost", "north": "nora@localhost",
+             "south": "sandro@localhost"}
+    t = ScriptedTable(app, mail_server.sender(), mail_server.inbox, seats, cfg.server.address)
+    try:
+        yield t
+    finally:
+        await t.close()
+        await inbox.close()
+        ctx.engine.dispose()
