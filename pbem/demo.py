@@ -131,7 +131,11 @@ class ScriptedTable:
             msg: EmailMessage = message_from_bytes(fetched.raw, policy=policy.default)  # type: ignore[assignment]
             body = msg.get_body(("plain",))
             text = body.get_content() if body is not None else ""
-            files = {p.get_filename() or "": p.get_payload(decode=True) for p in msg.iter_attachments()}
+            files: dict[str, bytes] = {}
+            for part in msg.iter_attachments():
+                payload = part.get_payload(decode=True)
+                if isinstance(payload, bytes):
+                    files[part.get_filename() or ""] = payload
             got = Received(seat, str(msg["Subject"]), text.replace("\r\n", "\n"), files, fetched.raw)
             new.append(got)
             await inbox.mark_seen(fetched.uid)

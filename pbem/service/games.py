@@ -85,10 +85,10 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
     if unknown:
         known = ", ".join(info.options) or "none"
         raise UserError(f"unknown option {unknown[0]!r} for {info.slug} (options: {known})")
-    for key, spec in info.options.items():
-        options.setdefault(key, spec.default)
-        if spec.choices and options[key] not in spec.choices:
-            raise UserError(f"option {key} must be one of {', '.join(spec.choices)}")
+    for key, option in info.options.items():
+        options.setdefault(key, option.default)
+        if option.choices and options[key] not in option.choices:
+            raise UserError(f"option {key} must be one of {', '.join(option.choices)}")
     names = [s.seat for s in seat_specs]
     if len(set(names)) != len(names):
         raise UserError("each seat may be named once")

@@ -4,7 +4,7 @@ sends the same mail twice to someone who already has it."""
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 from sqlmodel import Session
 
@@ -28,7 +28,8 @@ def subject(game: Game | None, what: str, turn: int | None = None, lang: str = "
 
 def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, kind: str,
           game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
-          references: Sequence[str] = (), auto_submitted: str = "auto-generated") -> str:
+          references: Sequence[str] = (),
+          auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated") -> str:
     message_id, raw = compose(
         sender=ctx.config.server.address, to=to, subject=subject, text=text, attachments=tuple(attachments),
         in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
