@@ -39,7 +39,7 @@ def answer(reply: "Reply", game: Game, seat: Seat, command: str, arg: str | None
     handler = {"STATUS": _status, "MAP": _map, "HISTORY": _history, "ORDERS": _orders,
                "HELP": lambda r, g, s, a: r.send(s.address, t("subject.help", s.language),
                                                   game_help(r.ctx, g, s.language)),
-               "SECRET": _secret}.get(command)
+               "SECRET NEW": _secret, "SECRET": _secret}.get(command)
     if handler is None:
         reply.send(seat.address, t("subject.refused", seat.language), t("reply.unknown_command", seat.language, command=command))
         return

@@ -24,6 +24,8 @@ from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
 
+_MIN_ATTEMPTS = 5
+
 
 def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, recipients: Sequence[str],
             subject: str, kind: str, game_id: str | None) -> OutboxMail:
@@ -60,7 +62,8 @@ def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool
             row.status, row.sent_at = "sent", now
         elif retry:
             created = row.created_at or now
-            if now - created >= parse_duration(ctx.config.outbox.give_up):
+            # Give up only on a mail that was really tried, not one that waited while we were down.
+            if row.attempts >= _MIN_ATTEMPTS and now - created >= parse_duration(ctx.config.outbox.give_up):
                 row.status = "failed"
                 log.error("outbox %s: giving up after %d attempts: %s", row.message_id, row.attempts, error)
             else:

@@ -1,0 +1,73 @@
+"""The command line as a user runs it (architecture 2.2): a real process, a real
+SQLite file, exit codes 0 ok, 1 user error (no traceback), 2 usage."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, config: Path | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "pbem", *args]
+    if config is not None:
+        cmd[3:3] = ["--config", str(config)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "pbem.toml"
+    path.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/pbem.sqlite"\n[render]\nwidth = 400\n', encoding="utf-8")
+    return path
+
+
+def test_game_master_commands(config: Path) -> None:
+    new = run("game", "new", "kriegspiel", "--name", "Club game", "--seat", "north=anna@example.org",
+              "--seat", "south=bruno@example.org:it", "--deadline", "48h", config=config)
+    assert new.returncode == 0, new.stderr
+    game_id = new.stdout.strip()
+    assert game_id == "k1"
+    listing = run("game", "list", config=config)
+    assert "k1" in listing.stdout and "kriegspiel" in listing.stdout and "active" in listing.stdout
+    shown = json.loads(run("game", "show", "k1", config=config).stdout)
+    assert shown["awaiting"] == ["north", "south"] and shown["seed"] is None and len(shown["commitment"]) == 64
+    assert {s["seat"]: s["language"] for s in shown["seats"]} == {"north": "en", "south": "it"}
+    extended = run("game", "extend", "k1", "24h", config=config)
+    assert extended.returncode == 0 and "extended" in extended.stdout
+    assert run("game", "pause", "k1", config=config).returncode == 0
+    assert json.loads(run("game", "show", "k1", config=config).stdout)["status"] == "paused"
+    again = run("game", "pause", "k1", config=config)
+    assert again.returncode == 1 and "not active" in again.stderr and "Traceback" not in again.stderr
+    assert run("game", "resume", "k1", config=config).returncode == 0
+    missing = run("game", "show", "k99", config=config)
+    assert missing.returncode == 1 and "no game" in missing.stderr
+
+
+def test_bad_requests_are_clear(config: Path, tmp_path: Path) -> None:
+    wrong = run("game", "new", "chess", "--name", "x", "--seat", "a=b@c", config=config)
+    assert wrong.returncode == 1 and "unknown game kind 'chess'" in wrong.stderr and "kriegspiel" in wrong.stderr
+    seats = run("game", "new", "kriegspiel", "--name", "x", "--seat", "east=a@b.c", "--seat", "west=d@e.f",
+                config=config)
+    assert seats.returncode == 1 and "north, south" in seats.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[mail]\nbakend = "embedded"\n', encoding="utf-8")
+    result = run("game", "list", config=bad)
+    assert result.returncode == 1 and "unknown key mail.bakend" in result.stderr and "Traceback" not in result.stderr
+    assert run("game", config=config).returncode == 2  # usage
+
+
+def test_orders_check_offline(tmp_path: Path, config: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("Hi!\n\nGAME k1\nSEAT north x\nINFANTRY F10 G6 G7 G9 H5 H7 H8 H9 I6\nCAVALRY G3 G4 H3 H4\n"
+                    "ARTILLERY G8\nHORSE-ARTILLERY H6\nRELAY D3\nHORSE-RELAY F5\nEND\n", encoding="utf-8")
+    ok = run("orders", "check", "kriegspiel", str(good), config=config)
+    assert ok.returncode == 0 and "OK: 17 order(s) for north" in ok.stdout
+    bad = tmp_path / "bad.txt"
+    bad.write_text("INFANTRY F10 G6 G7 G9 H5 H7 H8 H9 K6\nCAVALRY G3 G4 H3 H4\nARTILLERY G8\n"
+                   "HORSE-ARTILLERY H6\nRELAY D3\nHORSE-RELAY F5\n", encoding="utf-8")
+    result = run("orders", "check", "kriegspiel", str(bad), "--seat", "north", config=config)
+    assert result.returncode == 1 and "line 1" in result.stdout and "K6" in result.stdout
