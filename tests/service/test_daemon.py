@@ -63,7 +63,7 @@ async def test_outbox_backs_off_on_451_and_fails_a_550(setup, ctx, clock):  # ty
     summary = await app.cycle()
     assert summary.sent == 0 and out.sent == []
     with ctx.session() as s:
-        rows = list(s.exec(select(OutboxMail)))
+        rows = list(s.exec(select(OutboxMail).order_by(OutboxMail.id)))  # type: ignore[arg-type]
     assert [r.status for r in rows] == ["queued", "queued"] and rows[0].attempts == 1
     assert (await app.cycle()).sent == 1  # the second row was never tried and is due
     clock.advance(seconds=31)  # retry_first = 30 s

@@ -56,14 +56,14 @@ def test_orders_replace_until_resolution_then_both_get_reports(ctx, duel):  # ty
     reply = text_of(outbox(ctx, to=RED, kind="reply")[-1])
     assert "PLAY 2" in reply and "replace" in reply
     with ctx.session() as s:
-        rows = list(s.exec(select(SheetRow).where(SheetRow.game_id == game_id)))
+        rows = list(s.exec(select(SheetRow).where(SheetRow.game_id == game_id).order_by(SheetRow.id)))  # type: ignore[arg-type]
     assert [r.superseded for r in rows] == [True, False]
     before = last_id(ctx)
     assert send(ctx, BLUE, game_id, "blue", secrets["blue"], ["GIOCA 1"]).status == "orders"
     reports = outbox(ctx, kind="report", after=before)
     assert sorted(r.recipients_json for r in reports) == sorted([json.dumps([RED]), json.dumps([BLUE])])
     with ctx.session() as s:
-        rolls = list(s.exec(select(RollRow).where(RollRow.game_id == game_id)))
+        rolls = list(s.exec(select(RollRow).where(RollRow.game_id == game_id).order_by(RollRow.counter)))  # type: ignore[arg-type]
         phase = s.exec(select(PhaseRow).where(PhaseRow.game_id == game_id, PhaseRow.seq == 0)).one()
     # Architecture 2.5: rolls derive from seed, game, phase, counter and the orders digest.
     seed = bytes.fromhex(ctx.engine and _seed(ctx, game_id))
