@@ -47,8 +47,15 @@ def cmd_game_new(args: argparse.Namespace) -> int:
         if not sep:
             raise PbemError(f"an option is KEY=VALUE, not {item!r}")
         options[key.strip()] = value.strip()
+    policies = {}
+    for item in args.policy or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise PbemError(f"a policy is KEY=VALUE, not {item!r}")
+        policies[key.strip()] = value.strip()
     specs = [games.SeatSpec.parse(s) for s in args.seat or []]
-    game_id = games.create(ctx, args.kind, args.name, specs, deadline=args.deadline, options=options)
+    game_id = games.create(ctx, args.kind, args.name, specs, deadline=args.deadline, options=options,
+                           policies=policies)
     print(game_id)
     return 0
 
@@ -159,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG]", help="a seat and its player (repeat)")
     p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
+    p.add_argument("--policy", action="append", metavar="KEY=VALUE",
+                   help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
+                        "warn_after=1 abandon_after=3 decision=12h")
     p.set_defaults(func=cmd_game_new)
     p = gsub.add_parser("list", parents=[common], help="list games")
     p.set_defaults(func=cmd_game_list)

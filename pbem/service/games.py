@@ -16,7 +16,7 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import commitment
 from pbem.core.i18n import normalise_language
 from pbem.db.models import Counter, Game, PhaseRow, Seat
-from pbem.errors import GameStateError, UserError
+from pbem.errors import GameStateError, PbemError, UserError
 from pbem.service import mailer, store, turns
 from pbem.service.context import Context
 from pbem.service.secrets import hash_secret, new_secret
@@ -55,11 +55,37 @@ def _next_id(session: Session, prefix: str) -> str:
     return f"{prefix}{row.value}"
 
 
-def policy(ctx: Context, deadline: str | None) -> dict[str, Any]:
+POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision")
+
+
+def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The game's deadline policy: the configuration's [games], then the game master's overrides."""
     g = ctx.config.games
-    return {"reminders": list(g.reminders), "grace": g.grace, "early": g.early_resolution,
-            "warn_after": g.warn_after_misses, "abandon_after": g.abandon_after_misses,
-            "decision": g.decision_deadline, "deadline": deadline or g.deadline}
+    out: dict[str, Any] = {"reminders": list(g.reminders), "grace": g.grace, "early": g.early_resolution,
+                           "warn_after": g.warn_after_misses, "abandon_after": g.abandon_after_misses,
+                           "decision": g.decision_deadline, "deadline": deadline or g.deadline}
+    for key, value in (overrides or {}).items():
+        if key not in POLICY_KEYS:
+            raise UserError(f"unknown policy {key!r} (policies: {', '.join(POLICY_KEYS)})")
+        try:
+            if key == "reminders":
+                out[key] = [v.strip() for v in value.split(",") if v.strip()]
+                for v in out[key]:
+                    parse_duration(v)
+            elif key in ("grace", "decision"):
+                parse_duration(value)
+                out[key] = value
+            elif key == "early":
+                if value.lower() not in ("yes", "no", "true", "false"):
+                    raise UserError("early takes yes or no")
+                out[key] = value.lower() in ("yes", "true")
+            else:
+                out[key] = int(value)
+                if out[key] < 1:
+                    raise ValueError(value)
+        except (ValueError, PbemError) as exc:
+            raise UserError(f"bad value for policy {key}: {value!r} ({exc})") from None
+    return out
 
 
 def genesis_hash_of(game_id: str, kind: str, rules_version: str, options: Any, seat_names: Sequence[str],
@@ -76,7 +102,7 @@ def genesis_hash(game: Game, seat_names: Sequence[str], initial_hash: str) -> st
 
 
 def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], deadline: str | None = None,
-           options: Mapping[str, str] | None = None) -> str:
+           options: Mapping[str, str] | None = None, policies: Mapping[str, str] | None = None) -> str:
     """Create a game, open its first phase and queue every seat's welcome mail."""
     rules = registry.get(kind)
     info = rules.info
@@ -98,6 +124,7 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
     if info.min_seats == info.max_seats == len(info.seats) and set(names) != allowed:
         raise UserError(f"{info.title} has the seats {', '.join(info.seats)}")
     turn_length = parse_duration(deadline or ctx.config.games.deadline)
+    game_policy = policy(ctx, deadline, policies)
     if turn_length < timedelta(minutes=1):
         raise UserError("a deadline must be at least one minute")
     # Seat order is the rules' order, whatever order the command line used.
@@ -111,7 +138,7 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
         game = Game(id=_next_id(session, info.id_prefix), kind=info.slug, name=name, rules_version=info.version,
                     options_json=canonical_json(options), status="active", timezone=ctx.config.server.timezone,
                     turn_seconds=int(turn_length.total_seconds()),
-                    policy_json=canonical_json(policy(ctx, deadline)), seed_hex=seed.hex(),
+                    policy_json=canonical_json(game_policy), seed_hex=seed.hex(),
                     commitment=commitment(seed), created_at=now)
         initial_hash = store.set_state(game, rules, state)
         game.initial_state_json = game.state_json
@@ -178,6 +205,7 @@ def show_game(ctx: Context, game_id: str) -> dict[str, Any]:
         return {
             "id": game.id, "kind": game.kind, "name": game.name, "status": game.status,
             "rules_version": game.rules_version, "options": json.loads(game.options_json),
+            "policy": json.loads(game.policy_json),
             "commitment": game.commitment, "seed": game.seed_hex if game.seed_revealed else None,
             "turn": phase.turn if phase else None, "phase": phase.name if phase else None,
             "awaiting": store.awaiting(phase) if phase and game.status != "finished" else [],

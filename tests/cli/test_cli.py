@@ -27,7 +27,8 @@ def config(tmp_path: Path) -> Path:
 
 def test_game_master_commands(config: Path) -> None:
     new = run("game", "new", "kriegspiel", "--name", "Club game", "--seat", "north=anna@example.org",
-              "--seat", "south=bruno@example.org:it", "--deadline", "48h", config=config)
+              "--seat", "south=bruno@example.org:it", "--deadline", "48h", "--policy", "abandon_after=5",
+              "--policy", "reminders=12h", config=config)
     assert new.returncode == 0, new.stderr
     game_id = new.stdout.strip()
     assert game_id == "k1"
@@ -36,6 +37,7 @@ def test_game_master_commands(config: Path) -> None:
     shown = json.loads(run("game", "show", "k1", config=config).stdout)
     assert shown["awaiting"] == ["north", "south"] and shown["seed"] is None and len(shown["commitment"]) == 64
     assert {s["seat"]: s["language"] for s in shown["seats"]} == {"north": "en", "south": "it"}
+    assert shown["policy"]["abandon_after"] == 5 and shown["policy"]["reminders"] == ["12h"]
     extended = run("game", "extend", "k1", "24h", config=config)
     assert extended.returncode == 0 and "extended" in extended.stdout
     assert run("game", "pause", "k1", config=config).returncode == 0
@@ -58,6 +60,9 @@ def test_bad_requests_are_clear(config: Path, tmp_path: Path) -> None:
     result = run("game", "list", config=bad)
     assert result.returncode == 1 and "unknown key mail.bakend" in result.stderr and "Traceback" not in result.stderr
     assert run("game", config=config).returncode == 2  # usage
+    policy = run("game", "new", "kriegspiel", "--name", "x", "--seat", "north=a@b.c", "--seat", "south=d@e.f",
+                 "--policy", "abandon_after=zero", config=config)
+    assert policy.returncode == 1 and "abandon_after" in policy.stderr
 
 
 def test_orders_check_offline(tmp_path: Path, config: Path) -> None:
