@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pbem import config as config_mod
-from pbem.errors import PbemError
+from pbem.errors import PbemError, UserError
 
 log = logging.getLogger("pbem")
 
@@ -37,22 +37,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"{what} is KEY=VALUE, not {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
 def cmd_game_new(args: argparse.Namespace) -> int:
     from pbem.service import games
 
     ctx = _context(args)
-    options = {}
-    for item in args.option or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise PbemError(f"an option is KEY=VALUE, not {item!r}")
-        options[key.strip()] = value.strip()
-    policies = {}
-    for item in args.policy or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise PbemError(f"a policy is KEY=VALUE, not {item!r}")
-        policies[key.strip()] = value.strip()
+    options = _pairs(args.option, "an option")
+    policies = _pairs(args.policy, "a policy")
     specs = [games.SeatSpec.parse(s) for s in args.seat or []]
     game_id = games.create(ctx, args.kind, args.name, specs, deadline=args.deadline, options=options,
                            policies=policies)

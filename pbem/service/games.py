@@ -232,13 +232,18 @@ def extend(ctx: Context, game_id: str, duration: str) -> str:
         assert phase is not None and phase.deadline is not None
         phase.deadline = phase.deadline + delta
         session.add(phase)
-        for seat_row in store.seats(session, game.id):
-            lang = seat_row.language
-            mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.extended", lang), phase.turn, lang),
-                         text=t("gm.extended", lang, game=game.id, deadline=show(phase.deadline, game.timezone, lang)),
-                         kind="notice", game=game)
+        _tell_every_seat(session, ctx, game, "extended", deadline=phase.deadline)
         session.commit()
         return t("gm.extended", "en", game=game.id, deadline=show(phase.deadline, game.timezone))
+
+
+def _tell_every_seat(session: Session, ctx: Context, game: Game, what: str, deadline: Any = None) -> None:
+    """The game master's change, mailed to every seat in its language (gm.<what>)."""
+    for seat_row in store.seats(session, game.id):
+        lang = seat_row.language
+        text = t(f"gm.{what}", lang, game=game.id, deadline=show(deadline, game.timezone, lang))
+        mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t(f"subject.{what}", lang)),
+                     text=text, kind="notice", game=game)
 
 
 def pause(ctx: Context, game_id: str) -> str:
@@ -251,10 +256,7 @@ def pause(ctx: Context, game_id: str) -> str:
         game.paused_remaining = max(0, int((phase.deadline - ctx.now()).total_seconds()))
         game.status = "paused"
         session.add(game)
-        for seat_row in store.seats(session, game.id):
-            lang = seat_row.language
-            mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.paused", lang)),
-                         text=t("gm.paused", lang, game=game.id), kind="notice", game=game)
+        _tell_every_seat(session, ctx, game, "paused")
         session.commit()
         return t("gm.paused", "en", game=game.id)
 
@@ -269,11 +271,7 @@ def resume(ctx: Context, game_id: str) -> str:
         phase.deadline = ctx.now() + timedelta(seconds=game.paused_remaining or 0)
         game.status, game.paused_remaining = "active", None
         session.add_all([game, phase])
-        for seat_row in store.seats(session, game.id):
-            lang = seat_row.language
-            mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.resumed", lang)),
-                         text=t("gm.resumed", lang, game=game.id, deadline=show(phase.deadline, game.timezone, lang)),
-                         kind="notice", game=game)
+        _tell_every_seat(session, ctx, game, "resumed", deadline=phase.deadline)
         session.flush()
         turns.resolve_if_ready(session, ctx, game)
         session.commit()

@@ -70,3 +70,16 @@ def ctx(db_url: str, clock: ManualClock) -> Iterator[Context]:
     engine = make_engine(db_url)
     yield Context(engine=engine, config=cfg, clock=clock, entropy=CountingEntropy())
     engine.dispose()
+
+
+@pytest.fixture
+def duel(ctx: Context) -> tuple[str, dict[str, str]]:
+    """A Duel between red (English) and blue (Italian), and their secrets from the welcome mails."""
+    from pbem.service import games
+    from tests.service.helpers import BLUE, RED, outbox, text_of
+    from tests.support.players import secret_from_welcome
+
+    game_id = games.create(ctx, "duel", "Test duel", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE, "it")])
+    secrets = {seat: secret_from_welcome(text_of(outbox(ctx, to=addr, kind="welcome")[0]))
+               for seat, addr in (("red", RED), ("blue", BLUE))}
+    return game_id, secrets

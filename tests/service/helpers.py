@@ -11,6 +11,9 @@ from pbem.service.context import Context
 from tests.support.players import attachments, body_text, parse
 
 
+RED, BLUE = "red@example.org", "blue@example.org"
+
+
 def outbox(ctx: Context, to: str | None = None, kind: str | None = None, after: int = 0) -> list[OutboxMail]:
     with ctx.session() as s:
         rows = list(s.exec(select(OutboxMail).where(col(OutboxMail.id) > after).order_by(col(OutboxMail.id))))

@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from PIL import Image
 from sqlmodel import select
 
 from pbem.db.models import InboundMail
-from pbem.service import games, inbound
-from pbem.service.games import SeatSpec
+from pbem.service import inbound
 from tests.service.helpers import files_of, last_id, outbox, text_of
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
-RED, BLUE = "red@example.org", "blue@example.org"
-
-
-@pytest.fixture
-def duel(ctx):  # type: ignore[no-untyped-def]
-    game_id = games.create(ctx, "duel", "Commands", [SeatSpec("red", RED), SeatSpec("blue", BLUE, "it")])
-    secrets = {seat: secret_from_welcome(text_of(outbox(ctx, to=addr, kind="welcome")[0]))
-               for seat, addr in (("red", RED), ("blue", BLUE))}
-    return game_id, secrets
+from tests.service.helpers import BLUE, RED
 
 
 def command(ctx, sender, game_id, seat, secret, line):  # type: ignore[no-untyped-def]

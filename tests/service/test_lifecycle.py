@@ -6,26 +6,16 @@ from __future__ import annotations
 import io
 import json
 
-import pytest
 from PIL import Image
 from sqlmodel import select
 
 from pbem.core.dice import derive
 from pbem.db.models import InboundMail, PhaseRow, RollRow, SheetRow
 from pbem.service import games, inbound, turns
-from pbem.service.games import SeatSpec
 from tests.service.helpers import files_of, last_id, outbox, text_of
-from tests.support.players import order_block, player_mail, secret_from_welcome
+from tests.support.players import order_block, player_mail
 
-RED, BLUE = "red@example.org", "blue@example.org"
-
-
-@pytest.fixture
-def duel(ctx):  # type: ignore[no-untyped-def]
-    game_id = games.create(ctx, "duel", "Test duel", [SeatSpec("red", RED), SeatSpec("blue", BLUE, "it")])
-    secrets = {seat: secret_from_welcome(text_of(outbox(ctx, to=addr, kind="welcome")[0]))
-               for seat, addr in (("red", RED), ("blue", BLUE))}
-    return game_id, secrets
+from tests.service.helpers import BLUE, RED
 
 
 def send(ctx, sender, game_id, seat, secret, lines, turn=None, message_id=None):  # type: ignore[no-untyped-def]
