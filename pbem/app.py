@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import signal
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +20,7 @@ from pbem.config import Config
 from pbem.db.session import make_engine
 from pbem.errors import MailError, PbemError
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import inbound, outbox, turns
+from pbem.service import inbound, outbox, reports, turns
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -29,21 +31,24 @@ class CycleSummary:
     fetched: int = 0
     handled: dict[str, int] = field(default_factory=dict)
     resolved: int = 0
+    reports: int = 0
     reminders: int = 0
     sent: int = 0
     errors: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"fetched": self.fetched, "handled": self.handled, "resolved": self.resolved,
+        return {"fetched": self.fetched, "handled": self.handled, "resolved": self.resolved, "reports": self.reports,
                 "reminders": self.reminders, "sent": self.sent, "errors": self.errors}
 
 
 class App:
     def __init__(self, ctx: Context, inbox: Inbox, outgoing: Outgoing, embedded: Any = None) -> None:
         self.ctx = ctx
+        self.ctx.defer_reports = True  # the report stage below draws the maps
         self.inbox = inbox
         self.outgoing = outgoing
         self.embedded = embedded
+        self._pool: Executor | None = None
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -92,6 +97,9 @@ class App:
             log.debug("closing the inbox failed", exc_info=True)
         if self.embedded is not None:
             await self.embedded.stop()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     async def process_inbox(self, summary: CycleSummary | None = None) -> int:
         """Fetch unseen mail; each one is committed before it is marked \\Seen."""
@@ -113,6 +121,19 @@ class App:
         summary.resolved += await asyncio.to_thread(turns.resolve_due, self.ctx)
         summary.reminders += await asyncio.to_thread(turns.send_reminders, self.ctx)
 
+    def _executor(self) -> Executor | None:
+        """The map workers: processes, so that drawing uses the other cores (None: threads)."""
+        workers = self.ctx.config.render.workers
+        if workers and self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def draw_reports(self, summary: CycleSummary | None = None) -> int:
+        done = await reports.run_pending_async(self.ctx, self._executor())
+        if summary is not None:
+            summary.reports += done
+        return done
+
     async def drain(self, summary: CycleSummary | None = None) -> int:
         sent = await outbox.drain(self.ctx, self.outgoing)
         if summary is not None:
@@ -130,6 +151,7 @@ class App:
                 summary.errors.append(f"inbox: {exc}")
                 log.warning("inbox: %s", exc)
             await self.run_jobs(summary)
+            await self.draw_reports(summary)
             try:
                 await self.drain(summary)
             except MailError as exc:
@@ -171,6 +193,7 @@ class App:
             async with self._lock:
                 if name == "deadlines":
                     await self.run_jobs()
+                    await self.draw_reports()
                 else:
                     await self.drain()
         except MailError as exc:

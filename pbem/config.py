@@ -127,6 +127,7 @@ class OutboxConfig:
 @dataclass(frozen=True)
 class RenderConfig:
     width: int = 1600
+    workers: int = 1  # processes drawing report maps beside the daemon; 0 = a thread of the daemon
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,8 @@ def _validate(cfg: Config) -> None:
     for text in (cfg.games.deadline, cfg.games.grace, cfg.games.decision_deadline, *cfg.games.reminders,
                  cfg.outbox.retry_first, cfg.outbox.retry_max, cfg.outbox.give_up):
         parse_duration(text)
+    if cfg.render.workers < 0 or cfg.render.width < 200:
+        raise ConfigError("render.workers must be 0 or more, render.width at least 200")
     if "@" not in cfg.server.address:
         raise ConfigError(f"server.address must be a mail address, not {cfg.server.address!r}")
 

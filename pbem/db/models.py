@@ -107,6 +107,7 @@ class PhaseRow(SQLModel, table=True):
     state_hash: str = ""
     prev_hash: str = ""
     hash: str = ""
+    state_json: str = _text("")  # the position after this phase (a cache; the log replays to it)
 
 
 class SheetRow(SQLModel, table=True):
@@ -180,6 +181,23 @@ class OutboxMail(SQLModel, table=True):
     last_error: str = _text("")
     created_at: Optional[datetime] = _time()
     sent_at: Optional[datetime] = _time()
+
+
+class ReportJob(SQLModel, table=True):
+    """Reports still to be drawn and queued for phases ``first_seq``..``last_seq``.
+
+    Written in the resolution's transaction; the maps are drawn after the commit, and the
+    report mails are queued and the job marked done in one later transaction.
+    """
+
+    __tablename__ = "report_job"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    first_seq: int
+    last_seq: int
+    status: str = Field(default="pending", index=True)  # pending | done
+    created_at: Optional[datetime] = _time()
+    done_at: Optional[datetime] = _time()
 
 
 class Counter(SQLModel, table=True):

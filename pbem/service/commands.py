@@ -13,7 +13,7 @@ from pbem.service.context import Context
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
 from pbem.service.timefmt import show
-from pbem.service.turns import rolls_text
+from pbem.service.reports import rolls_text
 from pbem.core.dice import Roll
 
 if TYPE_CHECKING:

@@ -29,12 +29,22 @@ class Context:
     clock: Callable[[], datetime] = system_clock
     entropy: Callable[[int], bytes] = field(default=secrets.token_bytes)
     render_width: int | None = None  # overrides config.render.width (tests, demo)
+    #: The daemon draws report maps in its own stage (a worker process); without it, each
+    #: use-case that resolves a turn draws and queues the reports itself after its commit.
+    defer_reports: bool = False
 
     def now(self) -> datetime:
         return self.clock()
 
     def session(self) -> Session:
         return open_session(self.engine)
+
+    def after_commit(self) -> None:
+        """Draw and queue the reports of what was just resolved, unless the daemon does."""
+        if not self.defer_reports:
+            from pbem.service import reports
+
+            reports.run_pending(self)
 
     @property
     def width(self) -> int:

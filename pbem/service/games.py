@@ -275,4 +275,5 @@ def resume(ctx: Context, game_id: str) -> str:
         session.flush()
         turns.resolve_if_ready(session, ctx, game)
         session.commit()
-        return t("gm.resumed", "en", game=game.id, deadline=show(phase.deadline, game.timezone))
+    ctx.after_commit()
+    return t("gm.resumed", "en", game=game.id, deadline=show(phase.deadline, game.timezone))

@@ -83,7 +83,8 @@ def handle(ctx: Context, raw: bytes) -> Handled:
         row.status, row.note, row.game_id = result.status, result.note[:2000], result.game_id
         session.add(row)
         session.commit()
-        return Handled(result.status, result.note, result.game_id, row.id)
+    ctx.after_commit()
+    return Handled(result.status, result.note, result.game_id, row.id)
 
 
 def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception) -> Handled:

@@ -4,7 +4,7 @@ sends the same mail twice to someone who already has it."""
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, Sequence
+from typing import Literal, Sequence
 
 from sqlmodel import Session
 
@@ -39,17 +39,32 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
     return message_id
 
 
+def drawn(view: View, lang: str) -> View:
+    """The view as the map draws it: in the reader's language, whoever the reader is."""
+    return {**{k: v for k, v in view.items() if k != "viewer"}, "lang": lang}
+
+
+def map_key(view: View, lang: str) -> str:
+    """Seats that see the same board in the same language share one drawing."""
+    return canonical_json(drawn(view, lang))
+
+
+def attachments(game: Game, view: View, stem: str, png: bytes) -> list[Attachment]:
+    """The map and the seat's view as JSON, as every report and map mail carries them."""
+    data = json.dumps(view, indent=1, ensure_ascii=False).encode("utf-8")
+    return [Attachment(f"{game.id}-{stem}.png", "image/png", png),
+            Attachment(f"{game.id}-{stem}.json", "application/json", data)]
+
+
 class MapCache:
-    """PNG of a view, rendered once per distinct view (seats often see the same board)."""
+    """Draws maps inline, once per distinct drawing (welcome mails, the MAP command)."""
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
         self._png: dict[str, bytes] = {}
 
     def png(self, rules: Rules, view: View, lang: str = "en") -> bytes:
-        """The map in the reader's language (the legend and title are words too)."""
-        drawn = {**{k: v for k, v in view.items() if k != "viewer"}, "lang": lang}
-        key = canonical_json(drawn)
+        key = map_key(view, lang)
         if key not in self._png:
             from pbem.render.raster import svg_to_png
 
@@ -57,6 +72,4 @@ class MapCache:
         return self._png[key]
 
     def attachments(self, rules: Rules, game: Game, view: View, stem: str, lang: str = "en") -> list[Attachment]:
-        data: Any = json.dumps(view, indent=1, ensure_ascii=False).encode("utf-8")
-        return [Attachment(f"{game.id}-{stem}.png", "image/png", self.png(rules, view, lang)),
-                Attachment(f"{game.id}-{stem}.json", "application/json", data)]
+        return attachments(game, view, stem, self.png(rules, view, lang))

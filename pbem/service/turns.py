@@ -18,11 +18,11 @@ from sqlmodel import Session, col, select
 from pbem.config import parse_duration
 from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
-from pbem.core.rules import Event, Rules, Sheet
-from pbem.db.models import EventRow, Game, PhaseRow, RollRow, Seat, SheetRow
+from pbem.core.rules import Rules, Sheet
+from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
 from pbem.service import mailer, store
 from pbem.service.context import Context
-from pbem.service.texts import t, text_of
+from pbem.service.texts import t
 from pbem.service.timefmt import show
 
 log = logging.getLogger(__name__)
@@ -104,12 +104,10 @@ def resolve_if_ready(session: Session, ctx: Context, game: Game) -> bool:
 
 def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
     """Resolve the open phase (defaults for the seats that sent nothing), then any
-    phase that awaits nobody, then queue the reports."""
+    phase that awaits nobody; record the report job for them (see `reports`)."""
     rules = store.rules_of(game)
     seats = _seat_rows(session, game)
     resolved: list[PhaseRow] = []
-    events: list[tuple[int, Event]] = []
-    rolls: list[Roll] = []
     missed: list[str] = []
     seed = bytes.fromhex(game.seed_hex)
     while True:
@@ -141,9 +139,8 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
             session.add(EventRow(game_id=game.id, phase_seq=row.seq, seq=i, kind=ev.kind,
                                  data_json=canonical_json(dict(ev.data)),
                                  to_json=json.dumps(list(ev.to) if ev.to is not None else None)))
-            events.append((row.seq, ev))
-        rolls.extend(dice.record)
         row.state_hash = store.set_state(game, rules, result.state)
+        row.state_json = game.state_json
         row.rolls_start, row.rolls_count = game.roll_counter, len(dice.record)
         row.resolved_at = ctx.now()
         row.prev_hash = game.head_hash
@@ -174,8 +171,9 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
             break
     session.add(game)
     _apply_misses(session, ctx, game, seats, missed)
+    session.add(ReportJob(game_id=game.id, first_seq=resolved[0].seq, last_seq=resolved[-1].seq,
+                          created_at=ctx.now()))
     session.flush()
-    queue_reports(session, ctx, game, rules, resolved, events, rolls)
     return resolved
 
 
@@ -197,58 +195,6 @@ def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, S
                          text=t("notice.missed", seat.language, game=game.id, seat=name, misses=seat.misses, left=left),
                          kind="notice", game=game)
         session.add(seat)
-
-
-def queue_reports(session: Session, ctx: Context, game: Game, rules: Rules, resolved: Sequence[PhaseRow],
-                  events: Sequence[tuple[int, Event]], rolls: Sequence[Roll]) -> None:
-    state = store.state_of(game)
-    cache = mailer.MapCache(ctx)
-    nxt = store.current_phase(session, game) if game.status != "finished" else None
-    for seat in store.seats(session, game.id):
-        lang = seat.language
-        view = rules.view(state, seat.name)
-        body = report_text(session, ctx, game, rules, seat, view, resolved, events, rolls, nxt)
-        last = resolved[-1]
-        what = t("subject.final", lang) if game.status == "finished" else t("subject.report", lang)
-        mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, what, last.turn, lang), text=body,
-                     kind="report", game=game, attachments=cache.attachments(rules, game, view, f"turn{last.turn}", lang))
-
-
-def rolls_text(rolls: Sequence[Roll], lang: str) -> list[str]:
-    if not rolls:
-        return [t("report.no_rolls", lang)]
-    return [t("report.roll", lang, counter=r.counter, purpose=r.purpose, sides=r.sides, value=r.value) for r in rolls]
-
-
-def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: Seat, view: dict[str, Any],
-                resolved: Sequence[PhaseRow], events: Sequence[tuple[int, Event]], rolls: Sequence[Roll],
-                nxt: PhaseRow | None) -> str:
-    lang = seat.language
-    lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat.name), ""]
-    for row in resolved:
-        for filed in store.sheets_of_phase(session, game.id, row.seq):
-            if filed.source == "default":
-                lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
-                               orders=filed.canonical.replace("\n", "; ") or "—"))
-    lines += [rules.describe(view, lang), "", t("section.dice", lang)]
-    lines += ["  " + r for r in rolls_text(rolls, lang)]
-    lines.append("")
-    lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
-    if game.status == "finished":
-        lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]
-    elif nxt is not None:
-        waiting = store.awaiting(nxt)
-        label = rules.phase(store.state_of(game)).label
-        phase_name = text_of(label, lang, rules.catalog) if label is not None else nxt.name
-        lines += ["", t("report.next", lang, turn=nxt.turn, phase=phase_name, seats=", ".join(waiting),
-                        deadline=show(nxt.deadline, game.timezone, lang))]
-        if seat.name in waiting:
-            state = store.state_of(game)
-            lines += ["", t("section.your_orders", lang),
-                      t("report.howto", lang, game=game.id, seat=seat.name, turn=nxt.turn,
-                        address=ctx.config.server.address),
-                      rules.template(state, seat.name, lang)]
-    return "\n".join(lines)
 
 
 def due_phases(session: Session, ctx: Context) -> list[tuple[Game, PhaseRow]]:
@@ -277,6 +223,8 @@ def resolve_due(ctx: Context) -> int:
             resolve(session, ctx, game)
             session.commit()
             count += 1
+    if count:
+        ctx.after_commit()
     return count
 
 

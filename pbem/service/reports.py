@@ -1,0 +1,190 @@
+"""Turn reports: drawn after the resolution has committed, queued in a transaction of
+their own.
+
+A resolution records a `ReportJob` in its transaction. `prepare` builds every seat's
+report from the position recorded for that phase (the game may have moved on since),
+the maps are drawn (the slow part: in a worker process under the daemon, inline
+otherwise), and `finish` queues every report mail and marks the job done in one
+transaction. A crash before that commit leaves the job pending: it is built again and
+nothing is sent twice. Mail keeps flowing while maps are drawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from sqlmodel import Session, col, select
+
+from pbem.core.dice import Roll
+from pbem.core.rules import Rules, View
+from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
+from pbem.service import mailer, store
+from pbem.service.context import Context
+from pbem.service.texts import t, text_of
+from pbem.service.timefmt import show
+
+log = logging.getLogger(__name__)
+
+#: ``render(svg, width) -> png``: the rasteriser, or a function running it elsewhere.
+Renderer = Callable[[str, int], bytes]
+
+
+@dataclass
+class Draft:
+    """One seat's report before its map is drawn."""
+
+    seat: str
+    address: str
+    subject: str
+    text: str
+    view: View
+    key: str  # the drawing it needs
+    stem: str
+
+
+@dataclass
+class Prepared:
+    job_id: int
+    game_id: str
+    drafts: list[Draft] = field(default_factory=list)
+    svgs: dict[str, str] = field(default_factory=dict)  # drawing key -> SVG
+
+
+def rolls_text(rolls: Sequence[Roll], lang: str) -> list[str]:
+    if not rolls:
+        return [t("report.no_rolls", lang)]
+    return [t("report.roll", lang, counter=r.counter, purpose=r.purpose, sides=r.sides, value=r.value) for r in rolls]
+
+
+def pending(ctx: Context, game_id: str | None = None) -> list[int]:
+    with ctx.session() as session:
+        stmt = select(ReportJob.id).where(ReportJob.status == "pending").order_by(col(ReportJob.id))
+        if game_id is not None:
+            stmt = stmt.where(ReportJob.game_id == game_id)
+        return [i for i in session.exec(stmt) if i is not None]
+
+
+def prepare(ctx: Context, job_id: int) -> Prepared | None:
+    """Everything but the pictures; None when the job is already done."""
+    with ctx.session() as session:
+        job = session.get(ReportJob, job_id)
+        if job is None or job.status != "pending":
+            return None
+        game = store.get_game(session, job.game_id)
+        rules = store.rules_of(game)
+        rows = [r for r in store.phases(session, game.id) if job.first_seq <= r.seq <= job.last_seq + 1]
+        resolved = [r for r in rows if r.seq <= job.last_seq]
+        nxt = next((r for r in rows if r.seq == job.last_seq + 1), None)
+        state = rules.decode_state(json.loads(resolved[-1].state_json))
+        rolls = [Roll(r.counter, r.phase_seq, r.purpose, r.sides, r.value) for r in session.exec(
+            select(RollRow).where(RollRow.game_id == game.id, col(RollRow.phase_seq) >= job.first_seq,
+                                  col(RollRow.phase_seq) <= job.last_seq).order_by(col(RollRow.counter)))]
+        final = nxt is None and game.status == "finished"
+        out = Prepared(job_id, game.id)
+        for seat in store.seats(session, game.id):
+            lang = seat.language
+            view = rules.view(state, seat.name)
+            key = mailer.map_key(view, lang)
+            if key not in out.svgs:
+                out.svgs[key] = rules.render({**view, "lang": lang})
+            what = t("subject.final", lang) if final else t("subject.report", lang)
+            text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final)
+            out.drafts.append(Draft(seat.name, seat.address, mailer.subject(game, what, resolved[-1].turn, lang), text,
+                                    view, key, f"turn{resolved[-1].turn}"))
+        return out
+
+
+def finish(ctx: Context, prepared: Prepared, pngs: dict[str, bytes]) -> bool:
+    """Queue the report mails and mark the job done, in one transaction."""
+    with ctx.session() as session:
+        job = session.exec(select(ReportJob).where(ReportJob.id == prepared.job_id).with_for_update()).first()
+        if job is None or job.status != "pending":
+            return False  # another worker finished it
+        game = store.get_game(session, prepared.game_id)
+        for d in prepared.drafts:
+            mailer.queue(session, ctx, to=d.address, subject=d.subject, text=d.text, kind="report", game=game,
+                         attachments=mailer.attachments(game, d.view, d.stem, pngs[d.key]))
+        job.status, job.done_at = "done", ctx.now()
+        session.add(job)
+        session.commit()
+        return True
+
+
+def _inline(ctx: Context) -> Renderer:
+    from pbem.render.raster import svg_to_png
+
+    return lambda svg, width: svg_to_png(svg, width=width)
+
+
+def run_pending(ctx: Context, game_id: str | None = None, render: Renderer | None = None) -> int:
+    """Build and queue every pending report (inline); returns how many jobs were done."""
+    draw = render or _inline(ctx)
+    done = 0
+    for job_id in pending(ctx, game_id):
+        prepared = prepare(ctx, job_id)
+        if prepared is None:
+            continue
+        pngs = {key: draw(svg, ctx.width) for key, svg in prepared.svgs.items()}
+        done += finish(ctx, prepared, pngs)
+    return done
+
+
+async def run_pending_async(ctx: Context, executor: Executor | None = None) -> int:
+    """The daemon's report stage: every pending job's maps are handed to ``executor`` (a
+    process pool) at once, and each job is queued as soon as its maps are drawn, so the
+    database work overlaps the drawing; the event loop stays free for mail meanwhile."""
+    from pbem.render.raster import svg_to_png
+
+    loop = asyncio.get_running_loop()
+    jobs: list[tuple[Prepared, list[str], list[asyncio.Future[bytes]]]] = []
+    for job_id in await asyncio.to_thread(pending, ctx):
+        prepared = await asyncio.to_thread(prepare, ctx, job_id)
+        if prepared is None:
+            continue
+        keys = list(prepared.svgs)
+        futures = [loop.run_in_executor(executor, _draw, svg_to_png, prepared.svgs[k], ctx.width) for k in keys]
+        jobs.append((prepared, keys, futures))
+    done = 0
+    for prepared, keys, futures in jobs:
+        pictures = await asyncio.gather(*futures)
+        done += await asyncio.to_thread(finish, ctx, prepared, dict(zip(keys, pictures)))
+    return done
+
+
+def _draw(fn: Callable[..., bytes], svg: str, width: int) -> bytes:
+    return fn(svg, width=width)
+
+
+def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: Seat, view: dict[str, Any],
+                state: Any, resolved: Sequence[PhaseRow], rolls: Sequence[Roll], nxt: PhaseRow | None,
+                final: bool) -> str:
+    lang = seat.language
+    lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat.name), ""]
+    for row in resolved:
+        for filed in store.sheets_of_phase(session, game.id, row.seq):
+            if filed.source == "default":
+                lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
+                               orders=filed.canonical.replace("\n", "; ") or "—"))
+    lines += [rules.describe(view, lang), "", t("section.dice", lang)]
+    lines += ["  " + r for r in rolls_text(rolls, lang)]
+    lines.append("")
+    lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
+    if final:
+        lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]
+    elif nxt is not None:
+        waiting = store.awaiting(nxt)
+        label = rules.phase(state).label
+        phase_name = text_of(label, lang, rules.catalog) if label is not None else nxt.name
+        lines += ["", t("report.next", lang, turn=nxt.turn, phase=phase_name, seats=", ".join(waiting),
+                        deadline=show(nxt.deadline, game.timezone, lang))]
+        if seat.name in waiting:
+            lines += ["", t("section.your_orders", lang),
+                      t("report.howto", lang, game=game.id, seat=seat.name, turn=nxt.turn,
+                        address=ctx.config.server.address),
+                      rules.template(state, seat.name, lang)]
+    return "\n".join(lines)
