@@ -135,14 +135,19 @@ def export(ctx: Context, game_id: str, out: Path) -> Path:
                             for s, t in sorted(ph["orders"].items()))
         rows.append(f"<tr><td><a href=\"phase-{ph['seq']}.html\">{ph['turn']}</a></td><td>{html.escape(ph['name'])}</td>"
                     f"<td>{html.escape(summary)}</td><td>{len(ph['rolls'])}</td><td><code>{ph['hash'][:12]}</code></td></tr>")
-    outcome = g.get("outcome")
+    outcome = ""
+    final = rules.outcome(steps[-1].after) if steps and not problem else None
+    if final is not None:
+        outcome = rules.catalog.text(final.summary, "en")
+    elif g.get("outcome"):
+        outcome = canonical_json(g["outcome"])
     seed = (f"<p>Dice seed (revealed): <code>{g['seed']}</code></p>" if g.get("seed")
             else "<p>The dice seed is revealed when the game ends.</p>")
     warning = (f"<p style=\"color:#a00\"><b>This archive does not verify:</b> {html.escape(problem)}</p>"
                if problem else "")
     body = (f"<h1>{html.escape(g['name'])}</h1>{warning}<p class=meta>{html.escape(rules.info.title)} · game {g['id']} · "
             f"rules {html.escape(g['rules_version'])} · {html.escape(g['status'])}"
-            f"{' · ' + html.escape(canonical_json(outcome)) if outcome else ''}</p>"
+            f"{' · ' + html.escape(outcome) if outcome else ''}</p>"
             f"<p>Seats: {html.escape(', '.join(g['seats']))}</p><p>Dice commitment: <code>{g['commitment']}</code></p>{seed}"
             f"<h2>Start</h2><img src=\"maps/start.png\" alt=\"starting position\"><h2>Turns</h2>"
             f"<table><tr><th>turn</th><th>phase</th><th>orders</th><th>dice</th><th>hash</th></tr>{''.join(rows)}</table>"
