@@ -1,8 +1,10 @@
 """Duel: a tiny two-seat game for platform tests (not shipped as a product game).
 
 Every turn both seats secretly PLAY 1, 2 or 3; the server rolls a d6 for each;
-the higher total scores a point; three points win. It exercises sealed phases,
-dice every turn, default orders (PLAY 1), and an engine-chosen end.
+the higher total scores a point; three points win. A tied round opens a decision
+(architecture 2.6) for the first seat: ROLL (a d6 each, the higher scores) or
+SPLIT (nobody scores, the default). It exercises sealed phases, dice every turn,
+default orders (PLAY 1), decisions with their short deadline, and an end.
 """
 
 from __future__ import annotations
@@ -26,16 +28,26 @@ class Play:
 
 
 @dataclass(frozen=True)
+class Choice:
+    word: str  # ROLL | SPLIT
+
+    def canonical(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
 class DuelState:
     seats: tuple[str, ...]
     turn: int = 1
     scores: tuple[int, ...] = (0, 0)
     last: tuple[tuple[str, int, int], ...] = ()  # seat, play, die
+    tied: bool = False  # a decision is open
 
 
 CATALOG = Catalog({"en": {"duel.expected": "expected PLAY 1, PLAY 2 or PLAY 3", "duel.won": "{seat} wins"},
                    "it": {"duel.expected": "atteso PLAY 1, PLAY 2 o PLAY 3", "duel.won": "vince {seat}"}})
-_CODEC = Codec([Play, DuelState])
+_CODEC = Codec([Play, Choice, DuelState])
+_CHOICE = re.compile(r"^\s*(ROLL|SPLIT)\s*$", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(?:PLAY|GIOCA)\s+([123])\s*$", re.IGNORECASE)
 
 
@@ -50,9 +62,17 @@ class DuelRules:
     def phase(self, state: DuelState) -> Phase:
         if self.outcome(state):
             return Phase(state.turn, "over", ())
+        if state.tied:
+            return Phase(state.turn, "tiebreak", state.seats[:1], decision=True)
         return Phase(state.turn, "play", state.seats, sealed=True)
 
     def parse_orders(self, state: DuelState, seat: str, text: str) -> Sheet:
+        if state.tied:
+            words = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            found = [_CHOICE.match(w) for w in words]
+            if len(words) == 1 and found[0]:
+                return Sheet(seat, (Choice(found[0].group(1).upper()),))
+            return Sheet(seat, (), (Diagnostic(0, text.strip()[:40], msg("duel.expected")),))
         orders: list[Play] = []
         diags: list[Diagnostic] = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -70,9 +90,18 @@ class DuelRules:
         return Sheet(seat, tuple(orders), tuple(diags))
 
     def default_orders(self, state: DuelState, seat: str) -> Sheet:
-        return Sheet(seat, (Play(1),))
+        return Sheet(seat, (Choice("SPLIT"),)) if state.tied else Sheet(seat, (Play(1),))
 
     def resolve(self, state: DuelState, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:
+        if state.tied:
+            choice = sheets[state.seats[0]].orders[0].word
+            scores = list(state.scores)
+            if choice == "ROLL":
+                a, b = dice.roll(6, f"{state.seats[0]} tiebreak"), dice.roll(6, f"{state.seats[1]} tiebreak")
+                if a != b:
+                    scores[0 if a > b else 1] += 1
+            return Resolution(replace(state, tied=False, turn=state.turn + 1, scores=tuple(scores)),
+                              (Event("tiebreak", {"choice": choice}),))
         totals = []
         last = []
         for seat in state.seats:
@@ -83,7 +112,9 @@ class DuelRules:
         scores = list(state.scores)
         if totals[0] != totals[1]:
             scores[0 if totals[0] > totals[1] else 1] += 1
-        new = replace(state, turn=state.turn + 1, scores=tuple(scores), last=tuple(last))
+            new = replace(state, turn=state.turn + 1, scores=tuple(scores), last=tuple(last))
+        else:
+            new = replace(state, last=tuple(last), tied=True)
         return Resolution(new, (Event("round", {"totals": totals}),))
 
     def outcome(self, state: DuelState) -> Outcome | None:
@@ -111,6 +142,8 @@ class DuelRules:
         return "PLAY 1 | PLAY 2 | PLAY 3"
 
     def random_orders(self, state: DuelState, seat: str, pick: Chooser) -> str:
+        if state.tied:
+            return ("ROLL", "SPLIT")[pick(2)]
         return f"PLAY {pick(3) + 1}"
 
     def encode_state(self, state: DuelState) -> Any:
