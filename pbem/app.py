@@ -74,9 +74,10 @@ class App:
         inbox = ImapInbox(mail.imap.host, mail.imap.port, imap_user or cfg.server.address, imap_pass or "",
                           mail.imap.security,  # type: ignore[arg-type]
                           mailbox=mail.imap.mailbox, use_idle=mail.idle, max_size=mail.max_size,
-                          poll_interval=mail.poll_seconds)
+                          poll_interval=mail.poll_seconds, ssl_context=mail.imap.ssl_context())
         outgoing = SmtpSender(mail.smtp.host, mail.smtp.port, smtp_user, smtp_pass,
-                              mail.smtp.security)  # type: ignore[arg-type]
+                              mail.smtp.security,  # type: ignore[arg-type]
+                              ssl_context=mail.smtp.ssl_context())
         return cls(ctx, inbox, outgoing, None)
 
     async def start(self) -> None:

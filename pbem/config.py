@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import ssl
 import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -84,6 +85,15 @@ class RemoteServerConfig:
     username_env: str = ""
     password_env: str = ""
     mailbox: str = "INBOX"
+    ca_file: str = ""  # trust this CA (a club's own certificate); empty: the system's CAs
+
+    def ssl_context(self) -> "ssl.SSLContext | None":
+        if self.security == "none":
+            return None
+        try:
+            return ssl.create_default_context(cafile=self.ca_file or None)
+        except (OSError, ssl.SSLError) as exc:
+            raise ConfigError(f"cannot load ca_file {self.ca_file!r}: {exc}") from exc
 
     def credentials(self) -> tuple[str | None, str | None]:
         """Read the username and password from the environment variables named here."""
