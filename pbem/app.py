@@ -19,6 +19,7 @@ from typing import Any
 from pbem.config import Config
 from pbem.db.session import make_engine
 from pbem.errors import MailError, PbemError
+from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
 from pbem.service import inbound, outbox, reports, turns
 from pbem.service.context import Context
@@ -113,6 +114,7 @@ class App:
             else:
                 result = await asyncio.to_thread(inbound.handle, self.ctx, fetched.raw)
             summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+            checkpoint("inbound.after-commit")
             await self.inbox.mark_seen(fetched.uid)
         summary.fetched += len(mails)
         return len(mails)

@@ -21,9 +21,9 @@ from pbem.mail.classify import machine_reason
 from pbem.mail.compose import reply_subject
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
-from pbem.service import commands, mailer, store, turns
+from pbem.faults import checkpoint
+from pbem.service import commands, identity, mailer, store, turns
 from pbem.service.context import Context
-from pbem.service.secrets import check_secret
 from pbem.service.texts import t, text_of
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,7 @@ def handle(ctx: Context, raw: bytes) -> Handled:
             return _record_failure(ctx, mail, raw, exc)
         row.status, row.note, row.game_id = result.status, result.note[:2000], result.game_id
         session.add(row)
+        checkpoint("inbound.before-commit")
         session.commit()
     ctx.after_commit()
     return Handled(result.status, result.note, result.game_id, row.id)
@@ -133,7 +134,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
     seat = store.seat(session, game.id, env.seat) if env.seat else None
-    refusal = _authenticate(mail, env, seat)
+    refusal = identity.authenticate(ctx, session, mail, env, seat)
     if refusal is not None:
         return _refuse_identity(reply, game, env, seat, refusal)
     assert seat is not None
@@ -147,19 +148,6 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         commands.answer(reply, game, seat, env.command[0], env.command[1])
         return Handled("command", env.command[0].lower(), game.id)
     return _orders(reply, game, seat, env, row)
-
-
-def _authenticate(mail: IncomingMail, env: Envelope, seat: Seat | None) -> str | None:
-    """Architecture 2.3: the sender must be the seat's address AND the secret must match."""
-    if not env.seat:
-        return "no-seat"
-    if seat is None:
-        return "unknown-seat"
-    if (mail.sender or "").lower() != seat.address.lower():
-        return "wrong-sender"
-    if not check_secret(env.secret, seat.secret_hash):
-        return "wrong-secret"
-    return None
 
 
 def _refuse_identity(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str) -> Handled:

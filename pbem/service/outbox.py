@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 from pbem.config import parse_duration
 from pbem.db.models import OutboxMail
 from pbem.errors import MailPermanentError, MailTransientError
+from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
 from pbem.service.context import Context
 
@@ -90,6 +91,7 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100) -> int:
             log.error("outbox %s: permanent failure: %s", row.message_id, exc)
             _record(ctx, row.id, "failed", str(exc))
             continue
+        checkpoint("outbox.after-send")
         if result.all_sent:
             _record(ctx, row.id, "sent")
             sent += 1

@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 from pbem.core.dice import Roll
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
+from pbem.faults import checkpoint
 from pbem.service import mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t, text_of
@@ -101,6 +102,7 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
 
 def finish(ctx: Context, prepared: Prepared, pngs: dict[str, bytes]) -> bool:
     """Queue the report mails and mark the job done, in one transaction."""
+    checkpoint("reports.before-finish")
     with ctx.session() as session:
         job = session.exec(select(ReportJob).where(ReportJob.id == prepared.job_id).with_for_update()).first()
         if job is None or job.status != "pending":
