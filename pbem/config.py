@@ -60,6 +60,7 @@ class ServerConfig:
     timezone: str = "Europe/Rome"
     language: str = "en"
     data_dir: str = "var"
+    game_master: str = ""  # told about bounces and server errors; empty: nobody
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,27 @@ class OutboxConfig:
 
 
 @dataclass(frozen=True)
+class SecurityConfig:
+    """Who may act for a seat (docs: README, security). The secret and the registered
+    address are always checked; the rest are layers a club turns on."""
+
+    reply_tokens: bool = False  # per-seat reply addresses: <local>+<token>@<domain>
+    token_key_env: str = "PBEM_TOKEN_KEY"  # HMAC key for the tokens (else one is kept in the database)
+    trusted_authserv_id: str = ""  # our own MTA's authserv-id in Authentication-Results
+    require_dmarc: bool = False  # require dmarc=pass or an aligned dkim=pass from that header
+    verify_dkim: bool = False  # check DKIM signatures ourselves (dkimpy)
+    refusal_interval: str = "1h"  # at most one refusal notice per seat and reason in this time
+
+
+@dataclass(frozen=True)
+class LimitsConfig:
+    """Loop breakers: how many replies one sender, and everybody, may get."""
+
+    per_sender_per_hour: int = 20
+    global_per_hour: int = 1000
+
+
+@dataclass(frozen=True)
 class RenderConfig:
     width: int = 1600
     workers: int = 1  # processes drawing report maps beside the daemon; 0 = a thread of the daemon
@@ -148,6 +170,8 @@ class Config:
     games: GamesConfig = field(default_factory=GamesConfig)
     outbox: OutboxConfig = field(default_factory=OutboxConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
+    security: SecurityConfig = field(default_factory=SecurityConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
     source: str = "<defaults>"
 
     @property
@@ -205,7 +229,7 @@ def _validate(cfg: Config) -> None:
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ConfigError(f"server.timezone: unknown time zone {cfg.server.timezone!r}") from exc
     for text in (cfg.games.deadline, cfg.games.grace, cfg.games.decision_deadline, *cfg.games.reminders,
-                 cfg.outbox.retry_first, cfg.outbox.retry_max, cfg.outbox.give_up):
+                 cfg.outbox.retry_first, cfg.outbox.retry_max, cfg.outbox.give_up, cfg.security.refusal_interval):
         parse_duration(text)
     if cfg.render.workers < 0 or cfg.render.width < 200:
         raise ConfigError("render.workers must be 0 or more, render.width at least 200")
