@@ -9,7 +9,7 @@ import json
 import logging
 import shutil
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from sqlmodel import col, select
 

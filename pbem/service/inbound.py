@@ -8,7 +8,6 @@ message delivered twice) finds its dedupe key taken and changes nothing.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -18,46 +17,15 @@ from pbem.core import registry
 from pbem.db.models import Game, InboundMail, Player, Seat
 from pbem.errors import NotFoundError
 from pbem.mail.classify import machine_reason
-from pbem.mail.compose import reply_subject
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.service import commands, identity, mailer, store, turns
+from pbem.service import commands, identity, store, turns
 from pbem.service.context import Context
+from pbem.service.replies import Handled, Reply
 from pbem.service.texts import t, text_of
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Handled:
-    """What became of one inbound mail."""
-
-    status: str  # orders | command | refused | ignored | duplicate | error
-    note: str = ""
-    game_id: str | None = None
-    inbound_id: int | None = None
-
-
-@dataclass
-class Reply:
-    """The context for answering one mail."""
-
-    session: Session
-    ctx: Context
-    mail: IncomingMail
-    game: Game | None = None
-    lang: str = "en"
-
-    def send(self, to: str, subject_what: str, text: str, *, kind: str = "reply", attachments: Any = (),
-             turn: int | None = None) -> None:
-        subject = mailer.subject(self.game, subject_what, turn, self.lang)
-        if self.mail.subject and to.lower() == (self.mail.sender or "").lower():
-            subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
-        refs = [*self.mail.references, self.mail.message_id] if self.mail.message_id else list(self.mail.references)
-        mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
-                     attachments=attachments, in_reply_to=self.mail.message_id or None, references=refs,
-                     auto_submitted="auto-replied")
 
 
 def handle(ctx: Context, raw: bytes) -> Handled:
@@ -136,7 +104,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     seat = store.seat(session, game.id, env.seat) if env.seat else None
     refusal = identity.authenticate(ctx, session, mail, env, seat)
     if refusal is not None:
-        return _refuse_identity(reply, game, env, seat, refusal)
+        return identity.refuse(reply, game, env, seat, refusal)
     assert seat is not None
     reply.lang = lang = seat.language
     if env.errors:
@@ -148,27 +116,6 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         commands.answer(reply, game, seat, env.command[0], env.command[1])
         return Handled("command", env.command[0].lower(), game.id)
     return _orders(reply, game, seat, env, row)
-
-
-def _refuse_identity(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str) -> Handled:
-    """Never answer a possibly forged sender with anything about the seat: the notice
-    goes to the seat's registered address."""
-    session, mail = reply.session, reply.mail
-    if seat is not None:
-        reply.lang = seat.language
-        reply.send(seat.address, t("subject.refused", seat.language),
-                   t(f"notice.refused.{why}", seat.language, game=game.id, seat=seat.name, sender=mail.sender,
-                     subject=mail.subject or "—"), kind="refusal")
-    else:
-        known = {s.address.lower(): s for s in store.seats(session, game.id)}
-        member = known.get((mail.sender or "").lower())
-        if member is not None:
-            reply.lang = member.language
-            reply.send(member.address, t("subject.refused", member.language),
-                       t(f"reply.{why}", member.language, game=game.id, seat=env.seat or "—",
-                         seats=", ".join(sorted(s.name for s in known.values()))), kind="refusal")
-    log.info("game %s: refused mail from %s for seat %s: %s", game.id, mail.sender, env.seat, why)
-    return Handled("refused", why, game.id)
 
 
 def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMail) -> Handled:
