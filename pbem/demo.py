@@ -159,7 +159,7 @@ class ScriptedTable:
         body = "\n".join(["Hello,", "", *block, lines, "END", "", "-- ", f"{seat}"])
         address = sender or self.addresses[seat]
         _mid, raw = compose(sender=address, to=self.server_address, subject=f"orders {self._n}", text=body,
-                            domain="players.invalid", auto_submitted="auto-generated")
+                            domain="players.invalid", auto_submitted="auto-generated", date=self.app.ctx.now())
         # A person's mail: no Auto-Submitted, no marker of ours.
         raw = re.sub(rb"(?im)^(Auto-Submitted|X-PBEM-Game|X-Auto-Response-Suppress):[^\r\n]*\r?\n", b"", raw)
         await self.send_out.send(address, [self.server_address], raw)

@@ -123,6 +123,7 @@ class SheetRow(SQLModel, table=True):
     superseded: bool = False
     source: str = "mail"  # mail | default | cli
     sender: str = ""
+    mail_date: Optional[datetime] = _time()  # the Date the player's mail says it was written
     inbound_id: Optional[int] = None
     received_at: Optional[datetime] = _time()
 
@@ -205,3 +206,25 @@ class Counter(SQLModel, table=True):
 
     name: str = Field(primary_key=True)
     value: int = 0
+
+
+class Setting(SQLModel, table=True):
+    """Server-wide values created once and kept (the reply-token key when no environment
+    variable provides one)."""
+
+    __tablename__ = "setting"
+    name: str = Field(primary_key=True)
+    value: str = _text("")
+
+
+class RefusalNotice(SQLModel, table=True):
+    """One row per refusal notice sent, so that notices are rate-limited per seat and reason
+    (``security.refusal_interval``): a flood of forged mail gives the seat one notice."""
+
+    __tablename__ = "refusal_notice"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True)
+    seat: str = ""  # empty when the mail named no (known) seat and the notice went to a member
+    address: str = ""
+    reason: str = ""
+    sent_at: Optional[datetime] = _time()

@@ -8,6 +8,7 @@ message delivered twice) finds its dedupe key taken and changes nothing.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -24,8 +25,12 @@ from pbem.service import commands, identity, store, turns
 from pbem.service.context import Context
 from pbem.service.replies import Handled, Reply
 from pbem.service.texts import t, text_of
+from pbem.service.timefmt import show
 
 log = logging.getLogger(__name__)
+
+#: How far a player's clock may be behind ours before a mail counts as written for an earlier turn.
+CLOCK_SLACK = timedelta(minutes=10)
 
 
 def handle(ctx: Context, raw: bytes) -> Handled:
@@ -141,16 +146,30 @@ def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMai
     if not env.order_lines:
         reply.send(seat.address, t("subject.refused", lang), t("reply.no_orders", lang, game=game.id, turn=phase.turn))
         return Handled("refused", "no orders", game.id)
+    written = reply.mail.date
+    on_file = store.sheet_on_file(session, game.id, phase_row.seq, seat.name)
+    if env.turn is None and written is not None and phase_row.opened_at is not None \
+            and written < phase_row.opened_at - CLOCK_SLACK:
+        # Written before this turn began: a late delivery meant for an earlier turn.
+        reply.send(seat.address, t("subject.refused", lang),
+                   t("reply.stale", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
+                     opened=show(phase_row.opened_at, game.timezone, lang)), turn=phase.turn)
+        return Handled("refused", f"written before turn {phase.turn} began", game.id)
+    if on_file is not None and on_file.mail_date is not None and written is not None and written < on_file.mail_date:
+        # Two mails overtook each other: the one written later stays on file.
+        reply.send(seat.address, t("subject.refused", lang),
+                   t("reply.older", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
+                     filed=show(on_file.mail_date, game.timezone, lang), receipt=on_file.receipt), turn=phase.turn)
+        return Handled("refused", f"older than the orders on file ({on_file.receipt})", game.id)
     text = order_text(env)
     sheet = rules.parse_orders(state, seat.name, text)
-    on_file = store.sheet_on_file(session, game.id, phase_row.seq, seat.name)
     if not sheet.ok:
         reply.send(seat.address, t("subject.orders_refused", lang),
                    diagnostics_text(rules, sheet, lang, game, phase.turn, seat.name, on_file.receipt if on_file else None),
                    turn=phase.turn)
         return Handled("refused", f"{sum(d.is_error for d in sheet.diagnostics)} errors", game.id)
     filed = turns.file_sheet(session, ctx, game, rules, phase_row.seq, sheet, raw_text=text, source="mail",
-                             sender=reply.mail.sender or "", inbound_id=row.id)
+                             sender=reply.mail.sender or "", inbound_id=row.id, mail_date=written)
     body = [t("reply.accepted", lang, game=game.id, turn=phase.turn, seat=seat.name, receipt=filed.receipt)]
     if on_file is not None:
         body.append(t("reply.replaces", lang, receipt=on_file.receipt))
@@ -173,8 +192,6 @@ def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMai
 
 
 def _deadline(game: Game, phase_row: Any, lang: str) -> str:
-    from pbem.service.timefmt import show
-
     return show(phase_row.deadline, game.timezone, lang)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
 from sqlmodel import Session, col, select
@@ -62,7 +62,8 @@ def open_phase(session: Session, ctx: Context, game: Game, rules: Rules, state: 
 
 
 def file_sheet(session: Session, ctx: Context, game: Game, rules: Rules, seq: int, sheet: Sheet, *, raw_text: str,
-               source: str, sender: str = "", inbound_id: int | None = None) -> SheetRow:
+               source: str, sender: str = "", inbound_id: int | None = None,
+               mail_date: datetime | None = None) -> SheetRow:
     """Put a sheet on file, superseding the seat's earlier one for this phase."""
     for old in session.exec(select(SheetRow).where(SheetRow.game_id == game.id, SheetRow.phase_seq == seq,
                                                    SheetRow.seat == sheet.seat, col(SheetRow.superseded).is_(False))):
@@ -72,7 +73,7 @@ def file_sheet(session: Session, ctx: Context, game: Game, rules: Rules, seq: in
     row = SheetRow(game_id=game.id, phase_seq=seq, seat=sheet.seat, raw_text=raw_text,
                    orders_json=canonical_json(rules.encode_orders(sheet.orders)), canonical=canonical,
                    receipt=receipt(game.id, seq, sheet.seat, canonical), source=source, sender=sender,
-                   inbound_id=inbound_id, received_at=ctx.now())
+                   inbound_id=inbound_id, received_at=ctx.now(), mail_date=mail_date)
     session.add(row)
     session.flush()
     return row

@@ -59,8 +59,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: 
 
 
 @pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
+def clock() -> Iterator[ManualClock]:
+    from tests.support import players
+
+    manual = ManualClock(START)
+    players.clock = manual  # the players' mails are dated by the test's clock
+    yield manual
+    players.clock = None
 
 
 @pytest.fixture

@@ -150,3 +150,37 @@ def test_pause_extend_resume(ctx, clock, duel):  # type: ignore[no-untyped-def]
     games.resume(ctx, game_id)
     with ctx.session() as s:  # all orders were in: resolved on resume
         assert s.exec(select(PhaseRow).where(PhaseRow.seq == 0)).one().resolved_at is not None
+
+
+def test_an_old_order_mail_arriving_after_the_turn_resolved_is_refused(ctx, clock, duel):  # type: ignore[no-untyped-def]
+    game_id, secrets = duel
+    written = clock()  # a mail written now is delivered only after the turn resolved
+    clock.advance(hours=1)
+    send(ctx, RED, game_id, "red", secrets["red"], ["PLAY 1"])
+    send(ctx, BLUE, game_id, "blue", secrets["blue"], ["PLAY 2"])
+    if games.show_game(ctx, game_id)["phase"] == "tiebreak":
+        send(ctx, RED, game_id, "red", secrets["red"], ["SPLIT"])
+    assert games.show_game(ctx, game_id)["turn"] == 2
+    late = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 3"]), date=written)
+    assert inbound.handle(ctx, late).status == "refused"
+    reply = text_of(outbox(ctx, to=RED, kind="reply")[-1])
+    assert "before turn 2 began" in reply or "before turn" in reply
+    assert games.show_game(ctx, game_id)["orders_in"] == []
+    explicit = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 3"], turn=2), date=written)
+    assert inbound.handle(ctx, explicit).status == "orders"  # TURN 2 says it is meant for this turn
+
+
+def test_two_order_mails_out_of_order_the_later_written_stays(ctx, clock, duel):  # type: ignore[no-untyped-def]
+    game_id, secrets = duel
+    early, later = clock.current, clock.advance(minutes=10)
+    clock.advance(minutes=5)
+    newer = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 3"]), date=later)
+    older = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 1"]), date=early)
+    assert inbound.handle(ctx, newer).status == "orders"
+    receipt = text_of(outbox(ctx, to=RED, kind="reply")[-1]).split("Receipt: ")[1].split()[0]
+    assert inbound.handle(ctx, older).status == "refused"
+    reply = text_of(outbox(ctx, to=RED, kind="reply")[-1])
+    assert "older than the orders on file" in reply and receipt in reply
+    with ctx.session() as s:
+        filed = [r.canonical for r in s.exec(select(SheetRow)) if not r.superseded]
+    assert filed == ["PLAY 3"]

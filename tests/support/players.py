@@ -8,18 +8,24 @@ import email.utils
 import itertools
 import re
 from email.message import EmailMessage
-from typing import Iterable
+from datetime import datetime
+from typing import Callable, Iterable
 
 _counter = itertools.count(1)
+#: Where a test's players read the time from (the test's clock), so that their Date headers
+#: agree with the server's manual clock; None: the real time.
+clock: Callable[[], datetime] | None = None
 
 
 def player_mail(sender: str, body: str, *, to: str = "pbem@localhost", subject: str = "orders",
-                message_id: str | None = None, headers: Iterable[tuple[str, str]] = ()) -> bytes:
+                message_id: str | None = None, headers: Iterable[tuple[str, str]] = (),
+                date: datetime | None = None) -> bytes:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
-    msg["Date"] = email.utils.formatdate()
+    when = date or (clock() if clock is not None else None)
+    msg["Date"] = email.utils.format_datetime(when) if when is not None else email.utils.formatdate()
     msg["Message-ID"] = message_id or f"<player-{next(_counter)}-{abs(hash(body)) % 10**8}@example.org>"
     for name, value in headers:
         msg[name] = value
