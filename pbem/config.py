@@ -231,6 +231,8 @@ def _validate(cfg: Config) -> None:
     for text in (cfg.games.deadline, cfg.games.grace, cfg.games.decision_deadline, *cfg.games.reminders,
                  cfg.outbox.retry_first, cfg.outbox.retry_max, cfg.outbox.give_up, cfg.security.refusal_interval):
         parse_duration(text)
+    if cfg.security.require_dmarc and not cfg.security.trusted_authserv_id:
+        raise ConfigError("security.require_dmarc needs security.trusted_authserv_id (your MTA's authserv-id)")
     if cfg.render.workers < 0 or cfg.render.width < 200:
         raise ConfigError("render.workers must be 0 or more, render.width at least 200")
     if "@" not in cfg.server.address:

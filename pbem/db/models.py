@@ -47,6 +47,9 @@ class Player(SQLModel, table=True):
     address: str = Field(index=True, unique=True)
     name: str = ""
     language: str = "en"
+    # bounces (pbem.service.bounces): set on a permanent failure, cleared when the player writes again
+    bouncing_since: Optional[datetime] = _time()
+    bounce_notified_at: Optional[datetime] = _time()  # the game master was last told at
 
 
 class Game(SQLModel, table=True):
@@ -182,6 +185,10 @@ class OutboxMail(SQLModel, table=True):
     last_error: str = _text("")
     created_at: Optional[datetime] = _time()
     sent_at: Optional[datetime] = _time()
+    # a bounce matched to this mail (pbem.service.bounces): when, "<action> <status>", the server's words
+    bounced_at: Optional[datetime] = _time()
+    bounce_status: str = ""
+    bounce_diagnostic: str = _text("")
 
 
 class ReportJob(SQLModel, table=True):

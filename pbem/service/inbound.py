@@ -107,7 +107,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
     seat = store.seat(session, game.id, env.seat) if env.seat else None
-    refusal = identity.authenticate(ctx, session, mail, env, seat)
+    refusal = identity.authenticate(ctx, session, mail, env, seat, raw=row.raw)
     if refusal is not None:
         return identity.refuse(reply, game, env, seat, refusal)
     assert seat is not None

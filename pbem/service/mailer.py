@@ -12,7 +12,7 @@ from pbem.core.codec import canonical_json
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game
 from pbem.mail.compose import Attachment, compose
-from pbem.service import outbox
+from pbem.service import outbox, tokens
 from pbem.service.context import Context
 
 
@@ -29,11 +29,16 @@ def subject(game: Game | None, what: str, turn: int | None = None, lang: str = "
 def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, kind: str,
           game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
           references: Sequence[str] = (),
-          auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated") -> str:
+          auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated",
+          reply_to: str | None = None) -> str:
+    """Compose and enqueue one mail. With ``security.reply_tokens`` a mail to a seat's
+    address carries ``Reply-To: <the seat's token address>`` (unless ``reply_to`` is given)."""
+    reply_to = reply_to or tokens.reply_to_for(session, ctx, game, to)
     message_id, raw = compose(
         sender=ctx.config.server.address, to=to, subject=subject, text=text, attachments=tuple(attachments),
         in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
-        game_id=game.id if game is not None else None, domain=ctx.config.server.domain, date=ctx.now())
+        game_id=game.id if game is not None else None, domain=ctx.config.server.domain, date=ctx.now(),
+        extra_headers=(("Reply-To", reply_to),) if reply_to else ())
     outbox.enqueue(session, ctx, message_id=message_id, raw=raw, recipients=[to], subject=subject, kind=kind,
                    game_id=game.id if game is not None else None)
     return message_id

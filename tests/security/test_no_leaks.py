@@ -1,0 +1,191 @@
+"""Secrets never leak: not into the logs (at DEBUG, through every layer), and not into
+any mail: a played Kriegspiel game's every outbox mail is decoded completely (headers,
+text and HTML parts, the JSON view) and searched for any other seat's secret, reply
+token and, before the reveal, the other side's sealed deployment."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import tomllib
+from email.message import EmailMessage
+from importlib.resources import files
+
+import pytest
+
+from pbem.games.kriegspiel.play import opening_text
+from pbem.service import games, store
+from pbem.service.secrets import normalise
+from tests.security.dkimkeys import sign
+from tests.security.support import new_duel, orders_mail, recipients, reply_to, send
+from tests.service.helpers import BLUE, RED, outbox, text_of
+from tests.support.players import parse, secret_from_welcome
+
+NORTH, SOUTH = "nora@example.org", "sandro@example.org"
+AR = "Authentication-Results: mx.pbem.example; dkim=pass header.d=example.org; dmarc=pass header.from=example.org"
+
+
+def _forms(secret: str) -> set[str]:
+    """A secret as it might be echoed: as issued, upper-cased, without dashes."""
+    return {secret, secret.upper(), normalise(secret)}
+
+
+# ------------------------------------------------------------------------- logs
+
+def test_no_secret_is_ever_logged(secure, dns, keys, caplog: pytest.LogCaptureFixture):  # type: ignore[no-untyped-def]
+    caplog.set_level(logging.DEBUG)
+    ctx = secure(reply_tokens=True, require_dmarc=True, trusted_authserv_id="mx.pbem.example", verify_dkim=True,
+                 refusal_interval="0s")
+    dns.publish("s1", "example.org", keys["good"])
+    game_id, secrets = new_duel(ctx)
+    issued = set(secrets.values())
+
+    def mail(sender, seat, secret, lines, **kw):  # type: ignore[no-untyped-def]
+        raw = sign(orders_mail(sender, game_id, seat, secret, lines, **kw), keys["good"], "example.org")
+        return send(ctx, (AR + "\r\n").encode() + raw)
+
+    red_token = reply_to(outbox(ctx, to=RED, kind="welcome")[0])
+    outcomes = [
+        mail(RED, "red", secrets["red"], ["PLAY 2"], to=red_token),  # accepted
+        mail(RED, "red", secrets["blue"], ["PLAY 2"]),  # another seat's secret
+        mail("mallory@evil.example", "red", secrets["red"], ["PLAY 1"]),  # a stolen secret
+        mail(BLUE, "blue", secrets["blue"], ["GIOCA 1"], to=red_token),  # another seat's token
+        send(ctx, (AR.replace("pass", "fail") + "\r\n").encode()
+             + orders_mail(BLUE, game_id, "blue", secrets["blue"], ["GIOCA 1"])),  # no DKIM, DMARC failed
+        send(ctx, orders_mail(BLUE, game_id, "blue", secrets["blue"], ["GIOCA 1"])),  # no results at all
+    ]
+    rotated = mail(RED, "red", secrets["red"], ["SECRET NEW"])
+    new = secret_from_welcome(text_of(outbox(ctx, to=RED)[-1]))
+    issued.add(new)
+    outcomes += [rotated, mail(RED, "red", secrets["red"], ["PLAY 3"]), mail(RED, "red", new, ["PLAY 3"]),
+                 mail(BLUE, "blue", secrets["blue"], ["GIOCA 1"])]  # the turn resolves, reports go out
+    assert [o.status for o in outcomes] == ["orders", "refused", "refused", "refused", "refused", "refused",
+                                            "command", "refused", "orders", "orders"]
+    assert any(r.levelno == logging.DEBUG for r in caplog.records)  # DEBUG really was on
+    assert any(r.name.startswith("pbem.mail.auth") for r in caplog.records)
+    forms = set().union(*(_forms(s) for s in issued))
+    for record in caplog.records:
+        seen = " ".join([record.getMessage(), str(record.args), record.exc_text or "", str(record.__dict__)])
+        leaked = [f for f in forms if f in seen]
+        assert not leaked, f"{record.name}: {record.getMessage()[:200]}"
+    assert not [f for f in forms if f in caplog.text]
+
+
+# ------------------------------------------------------------------------- mails
+
+def _decoded(raw: bytes) -> tuple[str, list[dict[str, object]]]:
+    """All the text of a mail (headers, every text part) and its JSON attachments, decoded."""
+    msg: EmailMessage = parse(raw)
+    texts = [f"{k}: {v}" for k, v in msg.items()]
+    views: list[dict[str, object]] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        data = part.get_payload(decode=True) or b""
+        if ctype == "image/png":
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        elif ctype == "application/json":
+            view = json.loads(data)
+            views.append(view)
+            texts.append(json.dumps(view, ensure_ascii=False))
+        else:
+            texts.append(part.get_content() if ctype.startswith("text/") else data.decode("utf-8", "replace"))
+    return "\n".join(texts), views
+
+
+def _unit_patterns(deployment: str) -> list[re.Pattern[str]]:
+    """Each deployed unit, as any text would name it: ``INFANTRY K15``, ``fanteria K15``,
+    ``K15 (infantry``, in either language, with any accepted word for the kind."""
+    table = tomllib.loads(files("pbem.games.kriegspiel").joinpath("data/units.toml").read_text("utf-8"))
+    words: dict[str, list[str]] = {}
+    for entry in table.values():
+        if isinstance(entry, dict) and "keyword" in entry:
+            names = [entry["keyword"], entry.get("keyword_it", ""), *entry.get("aliases", [])]
+            words[entry["keyword"]] = sorted({w for n in names if n for w in (n, n.replace("-", " "))}, key=len,
+                                             reverse=True)
+    patterns = []
+    for line in deployment.splitlines():
+        kind, square = line.split()
+        alt = "|".join(re.escape(w) for w in words[kind])
+        patterns.append(re.compile(rf"(?:\b(?:{alt})\s+{square}\b)|(?:\b{square}\W{{0,3}}(?:{alt})\b)", re.IGNORECASE))
+    return patterns
+
+
+def _play(ctx, game_id, secrets):  # type: ignore[no-untyped-def]
+    """Deployment with commands and refusals on both sides, then a few move turns."""
+    addresses = {"north": NORTH, "south": SOUTH}
+
+    def mail(seat, lines, secret=None, sender=None):  # type: ignore[no-untyped-def]
+        return send(ctx, orders_mail(sender or addresses[seat], game_id, seat, secret or secrets[seat], lines))
+
+    for line in ("STATUS", "MAP", "ORDERS", "HISTORY", "HELP"):
+        assert mail("south", [line]).status == "command"
+    assert mail("north", opening_text("north").splitlines()).status == "orders"
+    for line in ("STATUS", "MAP", "ORDERS", "HISTORY"):  # north's orders are sealed but on file now
+        assert mail("south", [line]).status == "command"
+        assert mail("north", [line]).status == "command"
+    assert mail("north", ["PLAY 1"], secret=secrets["south"]).status == "refused"  # south's secret, north's seat
+    assert mail("north", ["STATUS"], sender=SOUTH).status == "refused"
+    assert mail("south", ["SECRET NEW"]).status == "command"
+    rotated = secret_from_welcome(text_of(outbox(ctx, to=SOUTH)[-1]))
+    old_south, secrets["south"] = secrets["south"], rotated
+    assert mail("south", ["STATUS"], secret=old_south).status == "refused"
+    reveal = max(r.id or 0 for r in outbox(ctx))
+    assert mail("south", opening_text("south").splitlines()).status == "orders"
+    for _ in range(4):
+        with ctx.session() as s:
+            game = store.get_game(s, game_id)
+            phase = store.rules_of(game).phase(store.state_of(game))
+        for seat in phase.awaiting:
+            assert mail(seat, ["PASS"]).status == "orders"
+    for line in ("STATUS", "HISTORY", "HISTORY 0", "MAP"):
+        assert mail("north", [line]).status == "command"
+    return reveal, {"north": {secrets["north"]}, "south": {old_south, rotated}}
+
+
+def test_no_mail_of_a_played_game_shows_another_seats_secret_or_sealed_deployment(secure):  # type: ignore[no-untyped-def]
+    ctx = secure(reply_tokens=True)
+    game_id = games.create(ctx, "kriegspiel", "Leak walk",
+                           [games.SeatSpec("north", NORTH), games.SeatSpec("south", SOUTH, "it")])
+    secrets = {seat: secret_from_welcome(text_of(outbox(ctx, to=addr, kind="welcome")[0]))
+               for seat, addr in (("north", NORTH), ("south", SOUTH))}
+    tokens = {seat: reply_to(outbox(ctx, to=addr, kind="welcome")[0]) for seat, addr in (("north", NORTH), ("south", SOUTH))}
+    reveal, issued = _play(ctx, game_id, secrets)
+    rows = outbox(ctx)
+    first_report = min(r.id or 0 for r in rows if r.kind == "report")
+    assert reveal < first_report
+    seat_of = {NORTH: "north", SOUTH: "south"}
+    deployment = {side: _unit_patterns(opening_text(side)) for side in ("north", "south")}
+    # The rules' help shows a sample deployment (North's usual opening) to everyone: a unit
+    # named in a seat's welcome mail, written before anybody deployed, proves nothing.
+    for seat, addr in (("north", NORTH), ("south", SOUTH)):
+        them = "south" if seat == "north" else "north"
+        welcome = _decoded(outbox(ctx, to=addr, kind="welcome")[0].raw)[0]
+        deployment[them] = [p for p in deployment[them] if not p.search(welcome)]
+        assert len(deployment[them]) >= 10
+    checked = {"pre-reveal": 0, "json": 0, "own-secret": 0, "own-units": 0, "revealed": 0}
+    for row in rows:
+        (address,) = recipients(row)
+        me = seat_of[address]
+        them = "south" if me == "north" else "north"
+        text, views = _decoded(row.raw)
+        checked["json"] += len(views)
+        for secret in issued[them]:
+            assert not _forms(secret) & set(re.findall(r"[0-9a-zA-Z-]+", text)) and secret not in text, \
+                f"{them}'s secret in a {row.kind} mail to {me}: {row.subject}"
+        assert tokens[them] not in text, f"{them}'s reply address in a mail to {me}"
+        # The detectors are live: they find what a seat may see.
+        checked["own-secret"] += any(secret in text for secret in issued[me])
+        checked["own-units"] += any(p.search(text) for p in _unit_patterns(opening_text(me)))
+        checked["revealed"] += any(u.get("side") == them for v in views for u in v.get("units", []))  # type: ignore[union-attr]
+        if (row.id or 0) < first_report:  # before the deployment is revealed
+            checked["pre-reveal"] += 1
+            for view in views:
+                assert not [u for u in view.get("units", []) if u.get("side") == them]  # type: ignore[union-attr]
+            for pattern in deployment[them]:
+                assert not pattern.search(text), f"{them}'s {pattern.pattern[:40]}… in a {row.kind} mail to {me}"
+    assert checked["pre-reveal"] >= 20 and checked["json"] >= 6, checked
+    assert checked["own-secret"] >= 3 and checked["own-units"] >= 2 and checked["revealed"] >= 4, checked
+    assert {r.kind for r in rows} >= {"welcome", "reply", "refusal", "report"} and len(rows) > 30
