@@ -128,7 +128,9 @@ def refuse(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str)
             note = f"{why}; notice held back (one was sent within {format_duration(interval)})"
         else:
             reply.lang = lang
-            reply.send(to, t("subject.refused", lang), text, kind="refusal")
-            session.add(RefusalNotice(game_id=game.id, seat=seat_name, address=to, reason=why, sent_at=now))
+            if reply.send(to, t("subject.refused", lang), text, kind="refusal"):
+                session.add(RefusalNotice(game_id=game.id, seat=seat_name, address=to, reason=why, sent_at=now))
+            else:
+                note = f"{why}; notice held back by the reply limits"
     log.info("game %s: refused mail from %s for seat %s: %s", game.id, mail.sender, env.seat, note)
     return Handled("refused", note, game.id)

@@ -17,11 +17,12 @@ from sqlmodel import Session, select
 from pbem.core import registry
 from pbem.db.models import Game, InboundMail, Player, Seat
 from pbem.errors import NotFoundError
+from pbem.mail.bounce import is_bounce
 from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.service import commands, identity, store, turns
+from pbem.service import bounces, commands, identity, store, turns
 from pbem.service.context import Context
 from pbem.service.replies import Handled, Reply
 from pbem.service.texts import t, text_of
@@ -68,7 +69,7 @@ def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception
                           status="error", note=f"{type(exc).__name__}: {exc}"[:2000])
         session.add(row)
         session.flush()
-        if mail.sender and not machine_reason(mail):
+        if mail.sender and not machine_reason(mail, raw=raw):
             Reply(session, ctx, mail).send(mail.sender, t("subject.error", "en"), t("reply.internal_error", "en"))
         session.commit()
         return Handled("error", row.note, None, row.id)
@@ -80,8 +81,10 @@ def _language(session: Session, ctx: Context, address: str) -> str:
 
 
 def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail) -> Handled:
-    reason = machine_reason(mail)
+    reason = machine_reason(mail, raw=row.raw)
     if reason:
+        if is_bounce(mail):
+            reason = f"{reason}; {bounces.record(session, ctx, mail, row.raw)}"
         log.info("ignored machine mail from %s: %s", mail.sender, reason)
         return Handled("ignored", reason)
     if not mail.sender:
@@ -111,6 +114,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     if refusal is not None:
         return identity.refuse(reply, game, env, seat, refusal)
     assert seat is not None
+    bounces.clear_bouncing(session, seat.address)  # the player writes again: the address works
     reply.lang = lang = seat.language
     if env.errors:
         text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(

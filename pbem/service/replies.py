@@ -10,7 +10,7 @@ from sqlmodel import Session
 from pbem.db.models import Game
 from pbem.mail.compose import reply_subject
 from pbem.mail.parse import IncomingMail
-from pbem.service import mailer
+from pbem.service import limits, mailer
 from pbem.service.context import Context
 
 
@@ -35,7 +35,10 @@ class Reply:
     lang: str = "en"
 
     def send(self, to: str, subject_what: str, text: str, *, kind: str = "reply", attachments: Any = (),
-             turn: int | None = None) -> None:
+             turn: int | None = None) -> bool:
+        """Queue the answer; False when the reply limits hold it back (the loop breaker)."""
+        if not limits.allow_reply(self.session, self.ctx, to):
+            return False
         subject = mailer.subject(self.game, subject_what, turn, self.lang)
         if self.mail.subject and to.lower() == (self.mail.sender or "").lower():
             subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
@@ -43,3 +46,4 @@ class Reply:
         mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
                      attachments=attachments, in_reply_to=self.mail.message_id or None, references=refs,
                      auto_submitted="auto-replied")
+        return True
