@@ -14,7 +14,7 @@ import email.utils
 import hashlib
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage, Message
@@ -129,7 +129,7 @@ def _decode_header_value(msg: Message, index: int, raw: object) -> str:
             text = str(email.header.make_header(email.header.decode_header(str(raw))))
         except Exception:
             text = str(raw)
-    text = text.replace("\r", "").replace("\n", " ")
+    text = _c1_as_cp1252(text.replace("\r", "").replace("\n", " "))
     return "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text).strip()
 
 
@@ -230,7 +230,25 @@ def decode_part(part: Message) -> str:
                 continue
         else:
             text = data.decode("cp1252", errors="replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return _c1_as_cp1252(text).replace("\r\n", "\n").replace("\r", "\n")
+
+
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def _c1_as_cp1252(text: str) -> str:
+    """C1 control characters in text declared ISO-8859-1 are Windows-1252 punctuation
+    (Outlook's en dash is =96), as browsers read them."""
+    if not _C1.search(text):
+        return text
+    return _C1.sub(_cp1252_char, text)
+
+
+def _cp1252_char(match: re.Match[str]) -> str:
+    try:
+        return bytes([ord(match.group())]).decode("cp1252")
+    except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined stay as they were
+        return match.group()
 
 
 class _HTMLText(HTMLParser):
@@ -421,6 +439,18 @@ def _is_attachment(part: Message) -> bool:
     return disposition == "attachment"
 
 
+def _own_parts(msg: Message) -> Iterator[Message]:
+    """The mail's own parts: never inside an attached mail (message/rfc822), whose text is
+    somebody else's (a forwarded welcome carries a seat's secret)."""
+    yield msg
+    if msg.is_multipart() and not _content_type(msg).startswith("message/"):
+        payload = msg.get_payload()
+        if isinstance(payload, list):
+            for sub in payload:
+                if isinstance(sub, Message) and not _content_type(sub).startswith("message/"):
+                    yield from _own_parts(sub)
+
+
 def _pick_bodies(msg: Message) -> tuple[Message | None, Message | None]:
     plain: Message | None = None
     html: Message | None = None
@@ -435,7 +465,7 @@ def _pick_bodies(msg: Message) -> tuple[Message | None, Message | None]:
             html = None
     if plain is None or html is None:
         try:
-            parts = list(msg.walk())
+            parts = list(_own_parts(msg))
         except Exception:
             parts = [msg]
         for part in parts:

@@ -144,3 +144,25 @@ def test_read_mail_never_raises_on_mail_like_bytes(parts: list[tuple[bytes, byte
     raw = b"\r\n".join(a + b for a, b in parts)
     mail = read_mail(raw)
     assert isinstance(mail.text, str)
+
+
+def test_outlook_en_dash_in_an_iso_8859_1_header_is_read_as_windows_1252() -> None:
+    # Outlook declares ISO-8859-1 and sends Windows-1252 punctuation (=96 is an en dash).
+    raw = (b"From: a@example.org\r\nSubject: =?ISO-8859-1?Q?turno_7_=96_ordini?=\r\n"
+           b"Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+           b"GAME k1 =96 ok\r\n")
+    mail = read_mail(raw)
+    assert mail.subject == "turno 7 \u2013 ordini"
+    assert "GAME k1 \u2013 ok" in mail.text
+
+
+def test_the_text_of_an_attached_mail_is_not_taken_as_the_mail_s_own() -> None:
+    # HTML-only mail with a forwarded mail attached: its plain text (a welcome with a secret)
+    # must not become this mail's text.
+    inner = (b"From: pbem@localhost\r\nSubject: [pbem] k1 welcome\r\nContent-Type: text/plain\r\n\r\n"
+             b"GAME k1\r\nSEAT north 7fq2-mh3k-p9z1\r\nEND\r\n")
+    raw = (b"From: a@example.org\r\nSubject: Fwd\r\nMIME-Version: 1.0\r\n"
+           b"Content-Type: multipart/mixed; boundary=XX\r\n\r\n--XX\r\nContent-Type: text/html\r\n\r\n"
+           b"<p>see below</p>\r\n--XX\r\nContent-Type: message/rfc822\r\n\r\n" + inner + b"\r\n--XX--\r\n")
+    mail = read_mail(raw)
+    assert "see below" in mail.text and "7fq2" not in mail.text
