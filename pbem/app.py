@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.config import Config
+from pbem.db.lock import DaemonLock
 from pbem.db.session import make_engine
 from pbem.errors import MailError, PbemError
 from pbem.faults import checkpoint
@@ -50,6 +51,7 @@ class App:
         self.outgoing = outgoing
         self.embedded = embedded
         self._pool: Executor | None = None
+        self._daemon_lock = DaemonLock(ctx.engine)
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -82,6 +84,7 @@ class App:
         return cls(ctx, inbox, outgoing, None)
 
     async def start(self) -> None:
+        self._daemon_lock.acquire()
         if self.embedded is not None:
             await self.embedded.start()
             log.info("embedded mail server: IMAP %s:%s, SMTP %s:%s", self.embedded.host, self.embedded.imap_port,
@@ -102,6 +105,7 @@ class App:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        self._daemon_lock.release()
 
     async def process_inbox(self, summary: CycleSummary | None = None) -> int:
         """Fetch unseen mail; each one is committed before it is marked \\Seen."""

@@ -1,0 +1,62 @@
+"""One daemon per database: two `pbem serve` against the same data would both send the
+outbox (duplicate mails) and both poll the mailbox. PostgreSQL: a session advisory lock
+held on a connection of its own; SQLite: an exclusive lock on a file beside the database.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import Engine, make_url
+
+from pbem.errors import StorageError
+
+_ADVISORY_KEY = 0x7062656D  # "pbem"
+
+
+class DaemonLock:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._conn: Any = None
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        url = make_url(str(self.engine.url))
+        if url.get_backend_name() == "postgresql":
+            conn = self.engine.connect()
+            got = conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": _ADVISORY_KEY}).scalar()
+            conn.commit()
+            if not got:
+                conn.close()
+                raise StorageError("another pbem daemon is already serving this database")
+            self._conn = conn
+            return
+        database = url.database or ""
+        if not database or database == ":memory:":
+            return
+        path = Path(database).with_suffix(".daemon.lock")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StorageError(f"another pbem daemon is already serving {database} (lock {path})") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _ADVISORY_KEY})
+                self._conn.close()
+            finally:
+                self._conn = None
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
