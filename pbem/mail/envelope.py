@@ -44,7 +44,9 @@ COMMANDS = {
     "history": "HISTORY", "storia": "HISTORY",
     "orders": "ORDERS", "ordini": "ORDERS",
     "secret": "SECRET", "segreto": "SECRET",
+    "leave": "LEAVE", "lascia": "LEAVE",
 }
+_CONFIRM = {"confirm", "conferma"}
 _NEW = {"new", "nuovo"}
 
 #: Problem keys that do not stop the mail from being used.
@@ -287,6 +289,13 @@ def _command(name: str, tokens: list[str], lineno: int,
             return Command("SECRET NEW")
         problems.append((lineno, msg("envelope-secret-new-expected", text=" ".join(tokens))))
         return None
+    if name == "LEAVE":
+        # Leaving a game is final: only "LEAVE CONFIRM" does it; plain LEAVE asks to confirm.
+        if len(args) == 1 and args[0].lower() in _CONFIRM:
+            return Command("LEAVE", "CONFIRM")
+        if args:
+            problems.append((lineno, msg("envelope-extra-text", keyword=name, text=" ".join(args))))
+        return Command("LEAVE")
     if name == "HELP":
         if len(args) > 1:
             problems.append((lineno, msg("envelope-extra-text", keyword=name,

@@ -8,7 +8,7 @@ from sqlmodel import col, select
 
 from pbem.core import registry
 from pbem.db.models import Game, RollRow, Seat
-from pbem.service import mailer, store
+from pbem.service import mailer, store, turns
 from pbem.service.context import Context
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
@@ -39,7 +39,7 @@ def answer(reply: "Reply", game: Game, seat: Seat, command: str, arg: str | None
     handler = {"STATUS": _status, "MAP": _map, "HISTORY": _history, "ORDERS": _orders,
                "HELP": lambda r, g, s, a: r.send(s.address, t("subject.help", s.language),
                                                   game_help(r.ctx, g, s.language)),
-               "SECRET NEW": _secret, "SECRET": _secret}.get(command)
+               "SECRET NEW": _secret, "SECRET": _secret, "LEAVE": _leave}.get(command)
     if handler is None:
         reply.send(seat.address, t("subject.refused", seat.language), t("reply.unknown_command", seat.language, command=command))
         return
@@ -123,3 +123,17 @@ def _secret(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
     seat.secret_hash = hash_secret(secret, ctx.entropy(16))
     reply.session.add(seat)
     reply.send(seat.address, t("subject.secret", lang), t("reply.secret", lang, game=game.id, seat=seat.name, secret=secret))
+
+
+def _leave(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+    """LEAVE CONFIRM: the player leaves; the seat is abandoned and plays its default orders
+    at once from now on (as after too many missed deadlines). Plain LEAVE only asks."""
+    lang = seat.language
+    if arg != "CONFIRM":
+        reply.send(seat.address, t("subject.leave", lang), t("reply.leave_confirm", lang, game=game.id, seat=seat.name))
+        return
+    if game.status == "finished" or seat.status == "abandoned":
+        reply.send(seat.address, t("subject.refused", lang), t("reply.leave_nothing", lang, game=game.id))
+        return
+    turns.abandon(reply.session, reply.ctx, game, seat, reason="left")
+    reply.send(seat.address, t("subject.leave", lang), t("reply.left", lang, game=game.id, seat=seat.name))

@@ -129,6 +129,8 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
             file_sheet(session, ctx, game, rules, row.seq, sheet, raw_text="", source="default")
             if seat_name in seats and seats[seat_name].status == "active":
                 missed.append(seat_name)
+        _apply_misses(session, ctx, game, seats, missed)
+        missed = []
         canon = {s: sheets[s].canonical() for s in sorted(sheets)}
         row.orders_digest = orders_digest(canon)
         dice = VerifiableDice(seed, game.id, row.seq, row.orders_digest, game.roll_counter)
@@ -171,11 +173,26 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
             game.outcome_json = canonical_json({"result": "abandoned", "winners": [], "reason": "abandoned"})
             break
     session.add(game)
-    _apply_misses(session, ctx, game, seats, missed)
     session.add(ReportJob(game_id=game.id, first_seq=resolved[0].seq, last_seq=resolved[-1].seq,
                           created_at=ctx.now()))
     session.flush()
     return resolved
+
+
+def abandon(session: Session, ctx: Context, game: Game, seat: Seat, reason: str = "misses") -> None:
+    """The seat is abandoned: everybody is told; from now on its default orders apply at
+    once (a phase awaiting only abandoned seats resolves without waiting)."""
+    seat.status = "abandoned"
+    session.add(seat)
+    log.info("game %s: seat %s abandoned (%s)", game.id, seat.name, reason)
+    key = "notice.abandoned" if reason == "misses" else "notice.left"
+    for other in store.seats(session, game.id):
+        mailer.queue(session, ctx, to=other.address, subject=mailer.subject(game, t("subject.abandoned", other.language)),
+                     text=t(key, other.language, game=game.id, seat=seat.name, misses=seat.misses),
+                     kind="notice", game=game)
+    session.flush()
+    if reason != "misses":
+        resolve_if_ready(session, ctx, game)
 
 
 def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, Seat], missed: list[str]) -> None:
@@ -184,12 +201,7 @@ def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, S
         seat = seats[name]
         seat.misses += 1
         if seat.misses >= int(pol.get("abandon_after", 3)):
-            seat.status = "abandoned"
-            log.info("game %s: seat %s abandoned after %d missed deadlines", game.id, name, seat.misses)
-            for other in seats.values():
-                mailer.queue(session, ctx, to=other.address, subject=mailer.subject(game, t("subject.abandoned", other.language)),
-                             text=t("notice.abandoned", other.language, game=game.id, seat=name, misses=seat.misses),
-                             kind="notice", game=game)
+            abandon(session, ctx, game, seat)
         elif seat.misses >= int(pol.get("warn_after", 1)):
             left = int(pol.get("abandon_after", 3)) - seat.misses
             mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, t("subject.missed", seat.language)),

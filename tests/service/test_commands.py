@@ -8,11 +8,9 @@ from PIL import Image
 from sqlmodel import select
 
 from pbem.db.models import InboundMail
-from pbem.service import inbound
-from tests.service.helpers import files_of, last_id, outbox, text_of
+from pbem.service import games, inbound
+from tests.service.helpers import BLUE, RED, files_of, last_id, outbox, text_of
 from tests.support.players import order_block, player_mail, secret_from_welcome
-
-from tests.service.helpers import BLUE, RED
 
 
 def command(ctx, sender, game_id, seat, secret, line):  # type: ignore[no-untyped-def]
@@ -107,3 +105,24 @@ def test_a_crash_inside_processing_loses_nothing(ctx, duel, monkeypatch):  # typ
         row = s.exec(select(InboundMail)).one()
     assert row.raw == raw and "simulated bug" in row.note
     assert "Nothing was applied" in text_of(outbox(ctx, to=RED)[-1])
+
+
+def test_leave_asks_then_abandons_the_seat_and_the_game_goes_on(ctx, duel):  # type: ignore[no-untyped-def]
+    game_id, secrets = duel
+    inbound.handle(ctx, player_mail(BLUE, order_block(game_id, "blue", secrets["blue"], ["PLAY 3"])))
+    _, mails = command(ctx, RED, game_id, "red", secrets["red"], "LEAVE")
+    assert "LEAVE CONFIRM" in text_of(mails[0])
+    assert {s["seat"]: s["status"] for s in games.show_game(ctx, game_id)["seats"]}["red"] == "active"
+    _, mails = command(ctx, RED, game_id, "red", secrets["red"], "LEAVE CONFIRM")
+    shown = games.show_game(ctx, game_id)
+    assert {s["seat"]: s["status"] for s in shown["seats"]}["red"] == "abandoned"
+    assert any("has left the game" in text_of(m) or "ha lasciato" in text_of(m) for m in mails)
+    with ctx.session() as s:  # red was awaited: the turn resolved at once with red's default orders
+        from pbem.db.models import SheetRow
+
+        red = s.exec(select(SheetRow).where(SheetRow.seat == "red")).one()
+    assert (red.source, red.canonical) == ("default", "PLAY 1")
+    if shown["phase"] == "play":  # blue alone is awaited now
+        assert shown["awaiting"] == ["red", "blue"] and shown["orders_in"] == []
+        inbound.handle(ctx, player_mail(BLUE, order_block(game_id, "blue", secrets["blue"], ["PLAY 2"])))
+        assert games.show_game(ctx, game_id)["turn"] >= 3 or games.show_game(ctx, game_id)["phase"] != "play"
