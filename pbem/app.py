@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +44,19 @@ class CycleSummary:
     def as_dict(self) -> dict[str, Any]:
         return {"fetched": self.fetched, "handled": self.handled, "resolved": self.resolved, "reports": self.reports,
                 "reminders": self.reminders, "sent": self.sent, "errors": self.errors}
+
+
+def _exit_with_parent() -> None:
+    """In a map worker: exit when the daemon dies (a crash must not leave workers behind)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
 class App:
@@ -132,7 +148,8 @@ class App:
         """The map workers: processes, so that drawing uses the other cores (None: threads)."""
         workers = self.ctx.config.render.workers
         if workers and self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_exit_with_parent)
         return self._pool
 
     async def draw_reports(self, summary: CycleSummary | None = None) -> int:

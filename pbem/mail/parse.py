@@ -501,10 +501,39 @@ def _attachments(msg: Message) -> tuple[tuple[str, str, int], ...]:
     return tuple(result)
 
 
+#: The headers the author's client writes; each delivery adds its own trace headers
+#: (Received, Return-Path, Delivered-To) on top, which must not change the key.
+_AUTHOR_HEADERS = (b"from", b"sender", b"to", b"cc", b"subject", b"date", b"in-reply-to", b"references",
+                   b"content-type", b"content-transfer-encoding")
+
+
+def content_key(raw: bytes) -> str:
+    """The dedupe key of a mail without a Message-ID: the author's headers and the body,
+    so that the same mail delivered twice (with new trace headers) has the same key."""
+    head, sep, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
+    if not sep:
+        head, body = b"", head
+    fields: dict[bytes, list[bytes]] = {}
+    current: bytes | None = None
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and current is not None:
+            fields[current][-1] += b" " + line.strip()
+            continue
+        name, colon, value = line.partition(b":")
+        current = name.strip().lower() if colon else None
+        if current is not None:
+            fields.setdefault(current, []).append(value.strip())
+    h = hashlib.sha256()
+    for name in _AUTHOR_HEADERS:
+        for value in fields.get(name, []):
+            h.update(name + b":" + value + b"\n")
+    h.update(b"\n" + body)
+    return "content:" + h.hexdigest()
+
+
 def read_mail(raw: bytes) -> IncomingMail:
     """Parse one raw mail; never raises."""
     raw = bytes(raw)
-    digest = "sha256:" + hashlib.sha256(raw).hexdigest()
     try:
         msg: Message = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception:
@@ -531,7 +560,7 @@ def read_mail(raw: bytes) -> IncomingMail:
     in_reply = _id_list(first("in-reply-to"))
     return IncomingMail(
         message_id=message_id,
-        dedupe_key=message_id or digest,
+        dedupe_key=message_id or content_key(raw),
         sender=sender,
         sender_name=sender_name,
         return_path=_return_path(first("return-path")),

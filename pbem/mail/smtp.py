@@ -115,13 +115,18 @@ class SmtpSender:
             except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
                 raise MailTransientError(
                     f"cannot connect to SMTP {self.host}:{self.port}: {exc!r}") from exc
-            return await self._transaction(client, mail_from, recipients, raw)
-        finally:
+            result = await self._transaction(client, mail_from, recipients, raw)
+        except BaseException:
+            # After a failure (a stalled DATA above all) QUIT would wait a whole timeout again.
             if client.is_connected:
-                try:
-                    await client.quit()
-                except Exception:
-                    client.close()
+                client.close()
+            raise
+        if client.is_connected:
+            try:
+                await client.quit()
+            except Exception:
+                client.close()
+        return result
 
     async def _transaction(self, client: aiosmtplib.SMTP, mail_from: str,
                            recipients: list[str], raw: bytes) -> SendResult:

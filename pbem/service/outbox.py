@@ -48,7 +48,12 @@ def pending(ctx: Context, limit: int = 100) -> list[OutboxMail]:
 def _backoff(ctx: Context, attempts: int) -> timedelta:
     first = parse_duration(ctx.config.outbox.retry_first)
     cap = parse_duration(ctx.config.outbox.retry_max)
-    return min(first * (2 ** max(attempts - 1, 0)), cap)
+    delay = first
+    for _ in range(max(attempts - 1, 0)):  # doubling, stopped at the cap (2**n would overflow)
+        if delay >= cap:
+            break
+        delay *= 2
+    return min(delay, cap)
 
 
 def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool = False) -> None:

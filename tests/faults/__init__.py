@@ -1,0 +1,1 @@
+"""Fault-injection tests (see conftest.py)."""
