@@ -6,16 +6,22 @@
 
 Layout: a title bar, the 20 x 25 board (rows A-T from the North edge, columns
 1-25 from the left) with coordinates on all four edges, and a legend below.
-The board's static parts (paper, territories, grid, terrain, coordinates) and
-the legend depend only on the terrain and the language, so they are built once
-per process (:func:`_static_board`, an LRU cache) and reused by every render.
+The board's static parts (paper, territories, grid, terrain, coordinates, the
+game's name and the rule under the title bar) and the legend depend only on the
+terrain and the language, so they are built once per process
+(:func:`_static_board`, an LRU cache) and written as the document's static
+layer, first and under everything else: the rasteriser draws that layer once per
+process and width and reuses its pixels, so a turn draws only its own marks
+(arsenals, the hatching of a sealed side, lines, units, arrows, the attack and
+the title texts, all dynamic).
 
 Drawing is batched for speed (``design/performance.md``): the grid is one path,
 each terrain kind a couple of paths, all units of one side and state share
 three paths (frames, symbol strokes, symbol fills) however many there are, and
-the 90 coordinates are one text element. A mid-game map is about 115 elements;
-render + rasterise at 1600 px takes ~75 ms on the 2-core server
-(``benchmarks/render_kriegspiel.py``).
+the 90 coordinates are one text element. A mid-game map is about 115 elements,
+about 50 of them dynamic; render + rasterise at 1600 px takes ~32 ms on the
+2-core server once the board is cached (~70 ms for the first map of a board;
+``benchmarks/render_kriegspiel.py``).
 
 Labels are placed where they hide nothing: the attack result card tries the
 places around the target and takes the one covering the fewest units, arrows
@@ -53,6 +59,7 @@ CELL: Final = 40.0  # one square, in user units
 PAD: Final = 14.0  # paper around everything
 COORD: Final = 22.0  # the coordinate band on each edge of the board
 TITLE_H: Final = 62.0  # title bar height
+TITLE_Y: Final = 30.0  # baseline of the title line
 LEGEND_GAP: Final = 10.0
 LEGEND_ROW: Final = 25.0
 LEGEND_ROWS: Final = 4
@@ -700,6 +707,9 @@ def _static_board(rows: int, cols: int, terrain: TerrainKey, lang: str) -> str:
     # ONE text element for all 90 labels (cairosvg's cost is per element).
     out.append(svg.text_run(coords, font_size=size, bold=True, fill=theme.INK_SOFT))
     out.append(_legend(lay, lang))
+    # The fixed part of the title bar: the game's name and the rule under the bar.
+    out.append(svg.text(PAD, TITLE_Y, _t(lang, "game"), font_size=theme.TITLE_SIZE, font_weight="bold", fill=theme.INK))
+    out.append(svg.line(PAD, TITLE_H - 6, lay.width - PAD, TITLE_H - 6, stroke="#d6d0c0", stroke_width=1))
     return "".join(out)
 
 
@@ -932,6 +942,7 @@ def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
         lay.height,
         layers=("board", "hidden", "arsenals", "lines", "attack", "units", "arrows", "marks", "labels", "title"),
         title=_document_title(view, lang),
+        static=("board",),  # drawn once per process and width by the rasteriser
     )
     terrain_key = _terrain_key(view, rows, cols)
     canvas.add(_static_board(rows, cols, terrain_key, lang), layer="board")
@@ -1331,12 +1342,9 @@ def _title_bar(
     lang: str,
 ) -> str:
     out: list[str] = []
-    x = PAD
-    y1 = 30.0
-    title_size = theme.TITLE_SIZE
-    game = _t(lang, "game")
-    out.append(svg.text(x, y1, game, font_size=title_size, font_weight="bold", fill=theme.INK))
-    x += svg.text_width(game, title_size, bold=True) + 12
+    y1 = TITLE_Y
+    # The game's name (and the rule under the bar) are in the static board.
+    x = PAD + svg.text_width(_t(lang, "game"), theme.TITLE_SIZE, bold=True) + 12
     phase = str(view.get("phase") or "")
     turn = _int(view.get("turn"), 0)
     status: str
@@ -1400,9 +1408,6 @@ def _title_bar(
             svg.text(PAD, y1 + 21, _last_turn_summary(last, lang), font_size=13, fill=theme.INK_SOFT)
         )
     out.append(chips.svg(0.6))
-    out.append(
-        svg.line(PAD, TITLE_H - 6, lay.width - PAD, TITLE_H - 6, stroke="#d6d0c0", stroke_width=1)
-    )
     return "".join(out)
 
 

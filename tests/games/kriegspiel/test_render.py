@@ -16,6 +16,7 @@ from PIL import Image, ImageChops
 
 from pbem.games.kriegspiel import render as kr
 from pbem.render import png_size, svg_to_png, theme
+from pbem.render.raster import STATIC_LAYERS, encode_png, rasterise, split_static
 
 WIDTH = 1600
 NORTH, SOUTH = kr.colours("north"), kr.colours("south")
@@ -207,6 +208,15 @@ def count_near(image: Image.Image, box: tuple[float, float, float, float], colou
     return both.histogram()[255]
 
 
+def compare(a: Image.Image, b: Image.Image) -> tuple[float, float]:
+    """Mean absolute difference per channel (levels) and the share of pixels off by more than 16."""
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+    bands = diff.split()
+    mean = sum(i * n for band in bands for i, n in enumerate(band.histogram())) / (3 * a.width * a.height)
+    worst = ImageChops.lighter(ImageChops.lighter(bands[0], bands[1]), bands[2])
+    return mean, sum(worst.histogram()[17:]) / (a.width * a.height)
+
+
 def box(square: str, width: int = WIDTH, inset: float = 0.0) -> tuple[float, float, float, float]:
     x0, y0, x1, y1 = kr.square_box(square, width)
     d = (x1 - x0) * inset
@@ -297,6 +307,50 @@ def test_static_board_is_built_once() -> None:
     kr.render_svg(deployment_view())
     after = kr._static_board.cache_info()
     assert after.hits == before.hits + 2 and after.misses == before.misses
+
+
+VIEWS = [deployment_view, mid_game_view, game_over_view]
+
+
+def test_the_board_is_one_static_layer_shared_by_every_turn() -> None:
+    splits = [split_static(kr.render_svg(make())) for make in VIEWS]
+    statics = {split.document(part) for split in splits if split for is_static, part in split.parts if is_static}
+    assert len(statics) == 1 and all(split and split.parts[0][0] for split in splits)  # first, under the rest
+    board = statics.pop()
+    for fixed in ("Kriegspiel", "Infantry", "Mountain (impassable)"):
+        assert fixed in board
+    # What depends on the turn or the viewer is drawn every time.
+    for changing in ("turn 8", "South to move", "deployment sealed", "34 : 28", "map of", "spectator"):
+        assert changing not in board, changing
+    assert split_static(kr.render_svg(mid_game_view(), lang="it")) != splits[1]  # another language, another board
+
+
+def test_the_static_layer_is_drawn_once_for_all_turns() -> None:
+    STATIC_LAYERS.cache_clear()
+    for make in VIEWS:
+        svg_to_png(kr.render_svg(make()), 400)
+    info = STATIC_LAYERS.cache_info()
+    assert (info.misses, info.hits) == (1, 2)
+
+
+@pytest.mark.parametrize("width", [800, WIDTH])
+@pytest.mark.parametrize("make", VIEWS)
+def test_png_matches_the_exact_drawing_of_the_whole_map(make: Any, width: int) -> None:
+    svg = kr.render_svg(make())
+    exact = rasterise(svg, width, layers=False)  # no layer cache: every element drawn now
+    assert rasterise(svg, width).tobytes() == exact.tobytes()  # the cached board gives the same pixels
+    mean, far = compare(decode(svg_to_png(svg, width)), exact)  # only the palette differs
+    assert mean < 1.5 and far < 0.002, (mean, far)
+
+
+@pytest.mark.parametrize("make", VIEWS)
+def test_png_matches_the_former_pipeline(make: Any) -> None:
+    """Old: the whole document drawn every time, the octree over all pixels. New: cached board, sampled palette."""
+    svg = kr.render_svg(make())
+    old = decode(encode_png(rasterise(svg, WIDTH, layers=False), "pal-octree-z3"))
+    new = decode(svg_to_png(svg, WIDTH))
+    mean, far = compare(old, new)
+    assert mean < 0.6 and far < 0.003, (mean, far)
 
 
 def test_titles_and_notes(deployment: tuple[str, Image.Image], mid_game: tuple[str, Image.Image],
