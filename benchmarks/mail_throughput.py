@@ -5,7 +5,9 @@
   measured separately for mails that only file orders and for mails that complete a
   turn (resolution, map rendering, a report to every seat);
 * time from the last order of a turn to every report mail queued (in the outbox);
-* peak memory of the process.
+* peak memory of the daemon's process.
+
+The mail server (the embedded one, in memory) runs in a process of its own.
 
     .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel]
 """
@@ -22,17 +24,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pbem.app import App  # noqa: E402
 from pbem.config import from_mapping  # noqa: E402
 from pbem.core import registry  # noqa: E402
 from pbem.db.session import make_engine  # noqa: E402
 from pbem.demo import ScriptedTable  # noqa: E402
-from pbem.mail.embedded import EmbeddedMailServer  # noqa: E402
 from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
 from pbem.service import games, inbound, store  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
+from mailserver import MailServerProcess  # noqa: E402
 
 
 def default_text(ctx: Context, game_id: str, seat: str) -> str:
@@ -70,9 +73,10 @@ async def main() -> None:
     rules = registry.get(args.kind)
     seats = list(rules.info.seats)[:2]
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp}/pbem.sqlite"}, "render": {"width": args.width}}, "bench")
+    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp}/pbem.sqlite"}, "render": {"width": args.width},
+                        "limits": {"per_sender_per_hour": 100000, "global_per_hour": 100000}}, "bench")
     ctx = Context(engine=make_engine(cfg.database.url), config=cfg)
-    server = EmbeddedMailServer(imap_port=0, smtp_port=0)
+    server = MailServerProcess()  # a mail server of its own, as in a real deployment
     await server.start()
     inbox = ImapInbox("127.0.0.1", server.imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", server.smtp_port)

@@ -35,22 +35,18 @@ import email.policy
 import email.utils
 import json
 import logging
-import multiprocessing
 import random
 import re
 import resource
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -62,7 +58,6 @@ from pbem.db.models import Game, InboundMail, OutboxMail, PhaseRow, ReportJob, R
 from pbem.db.session import make_engine  # noqa: E402
 from pbem.demo import load_script  # noqa: E402
 from pbem.errors import MailError  # noqa: E402
-from pbem.mail.embedded import EmbeddedMailServer  # noqa: E402
 from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.parse import normalise_message_id  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
@@ -70,6 +65,9 @@ from pbem.service import games  # noqa: E402
 from pbem.service.archive import archive_data  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
 from pbem.service.verify import verify_data  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mailserver import MailServerProcess  # noqa: E402
 
 SERVER = "pbem@localhost"
 _SCRIPT = load_script("kriegspiel")
@@ -145,73 +143,6 @@ def bounce(original_mid: str, rcpt: str) -> tuple[str, bytes]:
            f"From: pbem@localhost\r\nTo: {rcpt}\r\nMessage-ID: {original_mid}\r\nX-PBEM-Game: k1\r\n\r\n"
            f"--b1--\r\n")
     return mid, raw.encode()
-
-
-# ------------------------------------------------------- the mail server, in its own process
-
-def _mail_server_main(conn: Connection) -> None:
-    """The child: an embedded mail server (in memory) on free ports, driven over a pipe."""
-    asyncio.run(_mail_server(conn))
-
-
-async def _mail_server(conn: Connection) -> None:
-    server = EmbeddedMailServer(password="pbem")
-    await server.start()
-    conn.send((server.imap_port, server.smtp_port))
-    loop = asyncio.get_running_loop()
-    while True:
-        cmd, args = await loop.run_in_executor(None, conn.recv)
-        if cmd == "stop":
-            break
-        if cmd == "fail_next":
-            server.fail_next(*args)
-            conn.send(None)
-        elif cmd == "faults_pending":
-            conn.send(len(server.smtp._faults))
-        elif cmd == "clear_faults":
-            server.clear_faults()
-            conn.send(None)
-        elif cmd == "drop":
-            server.drop_connections()
-            conn.send(None)
-        elif cmd == "messages":
-            conn.send([raw for _uid, raw, _seen in await server.messages(args[0])])
-        elif cmd == "rss":
-            conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    await server.stop()
-    conn.send(None)
-
-
-class MailServerProcess:
-    """The embedded mail server in a child process, so that the daemon's memory is its own.
-    Its fault injection (``fail_next``, ``drop_connections``) and ``messages`` over a pipe."""
-
-    def __init__(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_mail_server_main, args=(child,), daemon=True)
-        self._lock = threading.Lock()
-        self.imap_port = self.smtp_port = 0
-
-    async def start(self) -> None:
-        self._proc.start()
-        self.imap_port, self.smtp_port = await asyncio.to_thread(self._conn.recv)
-
-    def _call(self, cmd: str, *args: object) -> Any:
-        with self._lock:
-            self._conn.send((cmd, args))
-            return self._conn.recv()
-
-    async def call(self, cmd: str, *args: object) -> Any:
-        return await asyncio.to_thread(self._call, cmd, *args)
-
-    async def messages(self, address: str) -> list[bytes]:
-        return list(await self.call("messages", address))
-
-    async def stop(self) -> None:
-        if self._proc.is_alive():
-            await self.call("stop")
-            await asyncio.to_thread(self._proc.join, 10)
 
 
 class Soak:
