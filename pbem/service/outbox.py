@@ -9,7 +9,6 @@ duplicate (see docs/mail.md).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from datetime import datetime, timedelta
@@ -81,43 +80,31 @@ def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool
         s.commit()
 
 
-async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, parallel: int = 4) -> int:
-    """Send what is due, ``parallel`` mails at a time (one SMTP connection each); returns
-    how many rows were sent. After a temporary failure no further mail is started: the
-    server is unwell, the rest waits for the next drain."""
-    gate = asyncio.Semaphore(max(parallel, 1))
-    unwell = asyncio.Event()
+async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100) -> int:
+    """Send what is due; returns how many rows were sent."""
     sent = 0
-
-    async def one(row: OutboxMail) -> None:
-        nonlocal sent
+    for row in pending(ctx, limit):
         assert row.id is not None
-        async with gate:
-            if unwell.is_set():
-                return
-            recipients = json.loads(row.recipients_json)
-            try:
-                result = await outgoing.send(row.mail_from, recipients, row.raw)
-            except MailTransientError as exc:
-                log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
-                _record(ctx, row.id, "queued", str(exc), retry=True)
-                unwell.set()
-                return
-            except MailPermanentError as exc:
-                log.error("outbox %s: permanent failure: %s", row.message_id, exc)
-                _record(ctx, row.id, "failed", str(exc))
-                return
-            checkpoint("outbox.after-send")
-            if result.all_sent:
-                _record(ctx, row.id, "sent")
-                sent += 1
-            elif result.transient:
-                _record(ctx, row.id, "queued", _summary(result), retry=True)
-            else:
-                # One recipient a row: it was refused for good.
-                _record(ctx, row.id, "failed", _summary(result))
-
-    await asyncio.gather(*(one(row) for row in pending(ctx, limit)))
+        recipients = json.loads(row.recipients_json)
+        try:
+            result = await outgoing.send(row.mail_from, recipients, row.raw)
+        except MailTransientError as exc:
+            log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
+            _record(ctx, row.id, "queued", str(exc), retry=True)
+            break  # the server is unwell: try the rest later
+        except MailPermanentError as exc:
+            log.error("outbox %s: permanent failure: %s", row.message_id, exc)
+            _record(ctx, row.id, "failed", str(exc))
+            continue
+        checkpoint("outbox.after-send")
+        if result.all_sent:
+            _record(ctx, row.id, "sent")
+            sent += 1
+        elif result.transient:
+            _record(ctx, row.id, "queued", _summary(result), retry=True)
+        else:
+            # One recipient a row: it was refused for good.
+            _record(ctx, row.id, "failed", _summary(result))
     return sent
 
 
