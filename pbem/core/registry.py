@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 #: slug -> "module:attribute" of a Rules instance; imported lazily.
 _ENGINES: dict[str, str] = {
     "kriegspiel": "pbem.games.kriegspiel:RULES",
+    "arditi": "pbem.games.arditi:RULES",
 }
 _LOADED: dict[str, "Rules"] = {}
 

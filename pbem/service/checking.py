@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core import registry
+from pbem.core.dice import VerifiableDice
 from pbem.mail.envelope import parse_envelope
 from pbem.service import store
 from pbem.service.inbound import diagnostics_text, order_text
@@ -28,7 +29,14 @@ def check_file(ctx: Any, kind: str, text: str, *, game_id: str | None, seat: str
             game = store.get_game(session, game_id)
             state = store.state_of(game)
     else:
-        state = rules.new_game(list(rules.info.seats), {k: v.default for k, v in rules.info.options.items()})
+        seats = list(rules.info.seats)[: max(rules.info.min_seats, 2)]
+        state = rules.new_game(seats, {k: v.default for k, v in rules.info.options.items()})
+        counter = 0
+        while not rules.phase(state).awaiting and rules.outcome(state) is None:
+            # Server steps (set-up draws) with a fixed seed: any legal position will do offline.
+            dice = VerifiableDice(b"pbem orders check", "check", counter, "", counter)
+            state = rules.resolve(state, {}, dice).state
+            counter = dice.next_counter
     phase = rules.phase(state)
     seat = (seat or (phase.awaiting[0] if phase.awaiting else rules.info.seats[0])).lower()
     sheet = rules.parse_orders(state, seat, body)

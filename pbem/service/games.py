@@ -155,6 +155,12 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
                              secret_hash=hash_secret(secret, ctx.entropy(16)), language=lang))
         session.flush()
         phase = turns.open_phase(session, ctx, game, rules, state)
+        if not rules.phase(state).awaiting and rules.outcome(state) is None:
+            turns.resolve(session, ctx, game)  # a server step first (e.g. the set-up draws)
+            state = store.state_of(game)
+            current = store.current_phase(session, game)
+            assert current is not None
+            phase = current
         for seat_row in store.seats(session, game.id):
             _welcome(session, ctx, game, seat_row, secrets_by_seat[seat_row.name], phase, state)
         session.commit()
