@@ -9,9 +9,8 @@ are guards to place or move, a ``police`` phase that awaits nobody; ``over`` at 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from pbem.core.codec import Codec, encode
+from pbem.core.codec import Codec
 from pbem.core.dice import Dice
 from pbem.core.i18n import Catalog, msg
 from pbem.core.rules import (
@@ -26,7 +25,8 @@ from pbem.core.rules import (
     Sheet,
     View,
 )
-from pbem.errors import CodecError, RulesError, UserError
+from pbem.core.storage import DataclassStorage
+from pbem.errors import RulesError, UserError
 from pbem.games.arditi import flow, guide, play, report
 from pbem.games.arditi.orders import MAX_ITEMS, ORDER_TYPES, Stay, parse_text
 from pbem.games.arditi.state import CODEC_TYPES, SEATS, VERSION, State
@@ -37,7 +37,7 @@ from pbem.games.arditi.view import build_view
 MAX_ROUNDS = 999
 
 
-class ArditiRules:
+class ArditiRules(DataclassStorage):
     """Arditi del Popolo, snake variant (see docs/games/arditi.md)."""
 
     info = GameInfo(
@@ -54,6 +54,7 @@ class ArditiRules:
 
     def __init__(self) -> None:
         self.catalog = Catalog.from_package("pbem.games.arditi.data")
+        self.state_type = State
         self._codec = Codec(CODEC_TYPES)
         self._orders_codec = Codec(ORDER_TYPES)
 
@@ -173,19 +174,3 @@ class ArditiRules:
 
     def random_orders(self, state: State, seat: str, pick: Chooser) -> str:
         return play.random_text(state, seat, pick)
-
-    # -- storage ------------------------------------------------------------------------
-    def encode_state(self, state: State) -> Any:
-        return encode(state)
-
-    def decode_state(self, data: Any) -> State:
-        state = self._codec.decode(data)
-        if not isinstance(state, State):
-            raise CodecError("not an Arditi state")
-        return state
-
-    def encode_orders(self, orders: Sequence[Any]) -> Any:
-        return encode(tuple(orders))
-
-    def decode_orders(self, data: Any) -> tuple[Any, ...]:
-        return tuple(self._orders_codec.decode(data))

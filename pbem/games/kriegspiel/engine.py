@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.core.codec import Codec, encode
+from pbem.core.codec import Codec
 from pbem.core.dice import Dice
 from pbem.core.i18n import Catalog, msg
 from pbem.core.rules import (
@@ -19,7 +19,8 @@ from pbem.core.rules import (
     Sheet,
     View,
 )
-from pbem.errors import CodecError, RulesError, UserError
+from pbem.core.storage import DataclassStorage
+from pbem.errors import RulesError, UserError
 from pbem.games.kriegspiel import guide, play, report
 from pbem.games.kriegspiel.board import BOARD
 from pbem.games.kriegspiel.deploy import check_deployment, place
@@ -58,7 +59,7 @@ def check_sheet(state: State, seat: str, items: Sequence[Item]) -> tuple[tuple[A
     return plan.orders, plan.diagnostics
 
 
-class KriegspielRules:
+class KriegspielRules(DataclassStorage):
     """Guy Debord's Game of War, after the Italian rulebook (see docs/games/kriegspiel.md)."""
 
     info = GameInfo(
@@ -73,6 +74,7 @@ class KriegspielRules:
 
     def __init__(self) -> None:
         self.catalog = Catalog.from_package("pbem.games.kriegspiel.data")
+        self.state_type = State
         self._codec = Codec(CODEC_TYPES)
         self._orders_codec = Codec(ORDER_TYPES)
 
@@ -199,19 +201,3 @@ class KriegspielRules:
 
     def random_orders(self, state: State, seat: str, pick: Chooser) -> str:
         return play.random_text(state, seat, pick)
-
-    # -- storage ------------------------------------------------------------------------
-    def encode_state(self, state: State) -> Any:
-        return encode(state)
-
-    def decode_state(self, data: Any) -> State:
-        state = self._codec.decode(data)
-        if not isinstance(state, State):
-            raise CodecError("not a Kriegspiel state")
-        return state
-
-    def encode_orders(self, orders: Sequence[Any]) -> Any:
-        return encode(tuple(orders))
-
-    def decode_orders(self, data: Any) -> tuple[Any, ...]:
-        return tuple(self._orders_codec.decode(data))
