@@ -112,6 +112,12 @@ class App:
 
     async def stop(self) -> None:
         self._stop.set()
+        closing = getattr(self.outgoing, "close", None)
+        if closing is not None:
+            try:
+                await closing()
+            except Exception:  # a dead SMTP connection must not hide the real error
+                log.debug("closing the SMTP connection failed", exc_info=True)
         try:
             await self.inbox.close()
         except Exception:  # closing a dead connection must not hide the real error

@@ -177,7 +177,8 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
     if game_id is None:
         specs = [games.SeatSpec(seat, table.addresses[seat], lang) for seat, _local, lang in script.seats]
         game_id = games.create(ctx, script.kind, script.name, specs, options=script.options)
-    await table.app.drain()
+    while await table.app.drain():  # the outbox sends at most 100 a drain
+        pass
     await table.collect_all()
     missing = [s for s in table.addresses if (game_id, s) not in table.secrets]
     if missing:

@@ -14,6 +14,8 @@ aiosmtplib 5.1 failure map (mail.md) → what the caller sees:
 
 from __future__ import annotations
 
+import asyncio
+
 import logging
 import ssl
 from collections.abc import Sequence
@@ -48,7 +50,9 @@ def _raise_for(code: int, text: str, what: str) -> None:
 
 
 class SmtpSender:
-    """Outgoing over SMTP: one connection per ``send`` (robust against idle drops).
+    """Outgoing over SMTP. A connection that sent a mail is kept for the next ``send``
+    (checked with NOOP first, replaced when the server dropped it); any failure closes it,
+    so a mail is never retried on a connection in an unknown state. ``close()`` ends it.
 
     ``security``: "none" (plain, e.g. loopback), "starttls" (required, port 587 style) or
     "tls" (implicit TLS, port 465 style). ``ssl_context`` overrides certificate checks
@@ -77,6 +81,27 @@ class SmtpSender:
         self.timeout = timeout
         self.ssl_context = ssl_context
         self.local_hostname = local_hostname
+        self._idle: aiosmtplib.SMTP | None = None
+
+    async def _reusable(self) -> aiosmtplib.SMTP | None:
+        """The kept connection if the server still answers, else None."""
+        client, self._idle = self._idle, None
+        if client is None or not client.is_connected:
+            return None
+        try:
+            await asyncio.wait_for(client.noop(), timeout=min(self.timeout, 5.0))
+            return client
+        except Exception:
+            client.close()
+            return None
+
+    async def close(self) -> None:
+        client, self._idle = self._idle, None
+        if client is not None and client.is_connected:
+            try:
+                await asyncio.wait_for(client.quit(), timeout=min(self.timeout, 5.0))
+            except Exception:
+                client.close()
 
     def _client(self) -> aiosmtplib.SMTP:
         return aiosmtplib.SMTP(
@@ -95,10 +120,12 @@ class SmtpSender:
         recipients = list(recipients)
         if not recipients:
             raise ValueError("send() needs at least one recipient")
-        client = self._client()
+        reused = await self._reusable()
+        client = reused or self._client()
         try:
             try:
-                await client.connect()
+                if reused is None:
+                    await client.connect()
             except aiosmtplib.SMTPAuthenticationError as exc:
                 raise MailPermanentError(
                     f"SMTP login refused for {self.username!r} at {self.host}:{self.port}: "
@@ -122,10 +149,13 @@ class SmtpSender:
                 client.close()
             raise
         if client.is_connected:
-            try:
-                await client.quit()
-            except Exception:
-                client.close()
+            if self._idle is None:
+                self._idle = client  # kept for the next mail
+            else:
+                try:
+                    await client.quit()
+                except Exception:
+                    client.close()
         return result
 
     async def _transaction(self, client: aiosmtplib.SMTP, mail_from: str,
