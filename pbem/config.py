@@ -59,7 +59,6 @@ class ServerConfig:
     domain: str = "localhost"
     timezone: str = "Europe/Rome"
     language: str = "en"
-    data_dir: str = "var"
     game_master: str = ""  # told about bounces and server errors; empty: nobody
 
 

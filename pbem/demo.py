@@ -12,7 +12,6 @@ The same driver (`ScriptedTable`) plays the end-to-end tests against Dovecot.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re

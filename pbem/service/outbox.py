@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Sequence
 
 from sqlmodel import Session, col, select
@@ -110,10 +110,3 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100) -> int:
 
 def _summary(result: SendResult) -> str:
     return "; ".join(f"{rcpt}: {r.code} {r.text}" for rcpt, r in result.recipients.items())
-
-
-def next_due(ctx: Context) -> datetime | None:
-    with ctx.session() as s:
-        stmt = (select(OutboxMail.next_attempt_at).where(OutboxMail.status == "queued")
-                .order_by(col(OutboxMail.next_attempt_at)).limit(1))
-        return s.exec(stmt).first()

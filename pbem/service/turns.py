@@ -270,11 +270,3 @@ def send_reminders(ctx: Context) -> int:
                 sent += 1
         session.commit()
     return sent
-
-
-def next_deadline(ctx: Context) -> Any:
-    with ctx.session() as session:
-        stmt = (select(PhaseRow.deadline).join(Game, col(Game.id) == PhaseRow.game_id)
-                .where(Game.status == "active", PhaseRow.seq == Game.phase_seq).order_by(col(PhaseRow.deadline)).limit(1))
-        return session.exec(stmt).first()
-
