@@ -25,6 +25,7 @@ from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
+from pbem.core.orders import order_lines
 from pbem.core.rules import Diagnostic
 from pbem.games.arditi.board import BOARD
 
@@ -143,18 +144,11 @@ def _words(text: str) -> list[str]:
     return [w for w in _SEPARATORS.split(text.upper()) if w]
 
 
-def strip_comment(raw: str) -> str:
-    return raw.split("#", 1)[0].strip()
-
-
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
     """Split an order text into orders, line by line; never raises."""
     items: list[Item] = []
     diags: list[Diagnostic] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = strip_comment(raw)
-        if not line:
-            continue
+    for number, line in order_lines(text):
         order, problems = _parse_line(number, line)
         if order is not None:
             items.append(Item(number, line[:120], order))

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
+from pbem.core.orders import order_lines
 from pbem.core.rules import Diagnostic
 from pbem.games.kriegspiel.board import BOARD
 from pbem.games.kriegspiel.units import UNITS
@@ -129,18 +130,11 @@ def _match_keyword(words: list[str]) -> tuple[str | None, int]:
     return None, 0
 
 
-def strip_comment(raw: str) -> str:
-    return raw.split("#", 1)[0].strip()
-
-
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
     """Split an order text into orders, line by line; never raises."""
     items: list[Item] = []
     diags: list[Diagnostic] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = strip_comment(raw)
-        if not line:
-            continue
+    for number, line in order_lines(text):
         orders, problems = _parse_line(number, line)
         items.extend(Item(number, line, o) for o in orders)
         diags.extend(problems)
