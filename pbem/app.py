@@ -237,9 +237,9 @@ class App:
         await self.start()
         scheduler = AsyncIOScheduler(timezone="UTC")
         scheduler.add_job(self._job, "interval", args=["deadlines"], seconds=15, max_instances=1, coalesce=True,
-                          id="deadlines")
+                          id="deadlines", name="deadlines, reminders and reports")
         scheduler.add_job(self._job, "interval", args=["outbox"], seconds=self.ctx.config.outbox.drain_seconds,
-                          max_instances=1, coalesce=True, id="outbox")
+                          max_instances=1, coalesce=True, id="outbox", name="outbox")
         scheduler.start()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

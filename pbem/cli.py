@@ -221,6 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     if not args.verbose:
         logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)  # and the scheduler every run
     try:
         return int(args.func(args))
     except PbemError as exc:
