@@ -69,11 +69,7 @@ class App:
         self._pool: Executor | None = None
         self._daemon_lock = DaemonLock(ctx.engine)
         self._stop = asyncio.Event()
-        # One lock per stage, so that a mail server that hangs the inbox does not hold up
-        # deadlines or the outbox, and no two drains ever send the same row.
-        self._inbox_lock = asyncio.Lock()
-        self._jobs_lock = asyncio.Lock()
-        self._outbox_lock = asyncio.Lock()
+        self._lock = asyncio.Lock()
 
     @classmethod
     def from_config(cls, cfg: Config, ctx: Context | None = None) -> "App":
@@ -178,16 +174,14 @@ class App:
         """One pass: fetch and process mail, resolve what is due, send the outbox.
         A mail server that is down is logged; the rest of the cycle still runs."""
         summary = CycleSummary()
-        async with self._inbox_lock:
+        async with self._lock:
             try:
                 await self.process_inbox(summary)
             except MailError as exc:
                 summary.errors.append(f"inbox: {exc}")
                 log.warning("inbox: %s", exc)
-        async with self._jobs_lock:
             await self.run_jobs(summary)
             await self.draw_reports(summary)
-        async with self._outbox_lock:
             try:
                 await self.drain(summary)
             except MailError as exc:
@@ -226,12 +220,11 @@ class App:
 
     async def _job(self, name: str) -> None:
         try:
-            if name == "deadlines":
-                async with self._jobs_lock:
+            async with self._lock:
+                if name == "deadlines":
                     await self.run_jobs()
                     await self.draw_reports()
-            else:
-                async with self._outbox_lock:
+                else:
                     await self.drain()
         except MailError as exc:
             log.warning("%s job: %s", name, exc)
