@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from pbem.core.codec import Codec, encode
 from pbem.core.rules import GameInfo
@@ -15,9 +15,11 @@ class DataclassStorage:
     known to ``_codec`` (states) and ``_orders_codec`` (orders)."""
 
     info: GameInfo
-    state_type: type
-    _codec: Codec
-    _orders_codec: Codec
+
+    def __init__(self, state_type: type, state_types: Iterable[type], order_types: Iterable[type]) -> None:
+        self.state_type = state_type
+        self._codec = Codec(state_types)
+        self._orders_codec = Codec(order_types)
 
     def encode_state(self, state: Any) -> Any:
         return encode(state)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pbem.core.codec import Codec
 from pbem.core.dice import Dice
 from pbem.core.i18n import Catalog, msg
 from pbem.core.rules import (
@@ -53,10 +52,8 @@ class ArditiRules(DataclassStorage):
     )
 
     def __init__(self) -> None:
+        super().__init__(State, CODEC_TYPES, ORDER_TYPES)
         self.catalog = Catalog.from_package("pbem.games.arditi.data")
-        self.state_type = State
-        self._codec = Codec(CODEC_TYPES)
-        self._orders_codec = Codec(ORDER_TYPES)
 
     # -- game flow ------------------------------------------------------------------
     def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:
