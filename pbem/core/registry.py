@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 _ENGINES: dict[str, str] = {
     "kriegspiel": "pbem.games.kriegspiel:RULES",
     "arditi": "pbem.games.arditi:RULES",
+    "seattle": "pbem.games.seattle:RULES",
 }
 _LOADED: dict[str, "Rules"] = {}
 

@@ -127,6 +127,9 @@ class GameInfo:
     max_seats: int
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     id_prefix: str = "g"  # game ids look like k42
+    #: Sealed phases hide the other seats' units too (Kriegspiel's deployment); otherwise a
+    #: sealed phase hides only the orders filed, and every seat sees the same position.
+    sealed_hides_units: bool = False
 
 
 class Rules(Protocol):

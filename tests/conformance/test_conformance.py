@@ -80,10 +80,14 @@ def _check_views(rules: Rules, state: Any) -> None:
     for viewer in (*rules.info.seats, None):
         view = rules.view(state, viewer)
         json.dumps(view)  # JSON data only
-        if phase.sealed:
+        if phase.sealed and rules.info.sealed_hides_units:
             for unit in _walk_units(view):
                 owner = unit.get("side", unit.get("seat"))
                 assert owner == viewer, f"{viewer!r} sees {unit} during a sealed phase"
+    if phase.sealed and not rules.info.sealed_hides_units:
+        # Only the orders are sealed: no seat sees more of the position than another.
+        views = [{k: v for k, v in rules.view(state, s).items() if k != "viewer"} for s in rules.info.seats]
+        assert all(v == views[0] for v in views)
 
 
 def _check_state_codec(rules: Rules, state: Any) -> None:

@@ -69,6 +69,7 @@ class KriegspielRules(DataclassStorage):
         min_seats=2,
         max_seats=2,
         id_prefix="k",
+        sealed_hides_units=True,
     )
 
     def __init__(self) -> None:

@@ -1,4 +1,7 @@
-"""The Battle of Seattle (Brian Train): data foundation (map and tables; see docs/games/seattle.md).
+"""The Battle of Seattle (Brian Train): rules engine, map and tables (see docs/games/seattle.md)."""
 
-No engine yet: the game is not registered and there is no ``RULES`` object.
-"""
+from pbem.games.seattle.engine import SeattleRules
+
+RULES = SeattleRules()
+
+__all__ = ["RULES", "SeattleRules"]

@@ -80,6 +80,10 @@ class UnitType:
     combat: int
     morale: int
     move: int
+    code: str = ""  # counter ids are code + number: "AN3", "SPD12"
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(f"{self.code}{n}" for n in range(1, self.count + 1))
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,9 @@ class Tables:
     def unit(self, key: str) -> UnitType:
         return self._units[key]
 
+    def by_code(self, code: str) -> UnitType | None:
+        return next((u for u in self.units if u.code == code), None)
+
     @property
     def scheduled_turns(self) -> tuple[Turn, ...]:
         """The turns of the standard game (2.4: to the afternoon of 2 December)."""
@@ -354,9 +361,11 @@ def _units(data: Mapping[str, Any], die: int) -> tuple[UnitType, ...]:
     units: list[UnitType] = []
     for raw in data["unit"]:
         u = UnitType(str(raw["key"]), str(raw["side"]), str(raw["kind"]), str(raw["colour"]), int(raw["count"]),
-                     int(raw["combat"]), int(raw["morale"]), int(raw["move"]))
+                     int(raw["combat"]), int(raw["morale"]), int(raw["move"]), str(raw["code"]))
         if u.key in {v.key for v in units}:
             raise _err(f"unit {u.key!r} appears twice")
+        if not re.fullmatch(r"[A-Z]{2,4}", u.code) or u.code in {v.code for v in units}:
+            raise _err(f"unit {u.key!r}: code {u.code!r} must be 2-4 capital letters, unique")
         if u.side not in SIDES or u.kind not in UNIT_KINDS:
             raise _err(f"unit {u.key!r}: bad side {u.side!r} or kind {u.kind!r}")
         if (u.side == "authorities") != (u.kind == "police"):

@@ -1,0 +1,157 @@
+"""The Battle of Seattle rules engine: the `pbem.core.rules.Rules` protocol.
+
+Phases: ``setup-draw`` (server: five Crowds drawn) and ``setup`` (the Demonstrators place
+them); then every turn ``random-event`` (server: the event and the draws of 4.21),
+``reinforcements`` (both sides, sealed: placements, removals, emergency calls),
+``demonstrator-movement``, ``authority-reaction``, ``demonstrator-combat``,
+``authority-movement``, ``demonstrator-reaction``, ``authority-combat`` and ``end``
+(server: visibility, nightfall, victory).  Player phases with nothing to do are passed over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core.dice import Dice
+from pbem.core.i18n import Catalog, msg
+from pbem.core.rules import (
+    Chooser,
+    Diagnostic,
+    Event,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    Phase,
+    Resolution,
+    Sheet,
+    View,
+)
+from pbem.core.storage import DataclassStorage
+from pbem.errors import RulesError, UserError
+from pbem.games.seattle import flow, guide, play, report
+from pbem.games.seattle.board import all_counters
+from pbem.games.seattle.orders import MAX_ITEMS, ORDER_TYPES, Pass, parse_text
+from pbem.games.seattle.plan import Planner, plan_items
+from pbem.games.seattle.state import AUTH, CODEC_TYPES, DEM, SEATS, VERSION, State
+from pbem.games.seattle.tables import TABLES
+from pbem.games.seattle.view import build_view
+
+LAST_TURN = {"2": max(t.number for t in TABLES.scheduled_turns), "3": max(t.number for t in TABLES.turns)}
+
+
+class SeattleRules(DataclassStorage):
+    """The Battle of Seattle (Brian Train), see docs/games/seattle.md."""
+
+    info = GameInfo(
+        slug="seattle",
+        title="The Battle of Seattle",
+        version=VERSION,
+        seats=SEATS,
+        min_seats=2,
+        max_seats=2,
+        options={"days": OptionSpec("2", "play to the afternoon of 2 December (2) or, by agreement, 3 December (3)",
+                                    ("2", "3"))},
+        id_prefix="s",
+    )
+
+    def __init__(self) -> None:
+        super().__init__(State, CODEC_TYPES, ORDER_TYPES)
+        data = "pbem.games.seattle.data"
+        self.catalog = Catalog.from_package(data).merged(Catalog.from_package(data, "texts.toml"))
+
+    # -- game flow ------------------------------------------------------------------------
+    def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:
+        names = sorted(s.strip().lower() for s in seats)
+        if names != sorted(SEATS):
+            raise UserError(f"The Battle of Seattle has two seats: {', '.join(SEATS)}")
+        extra = sorted(set(options) - set(self.info.options))
+        if extra:
+            raise UserError(f"unknown option {extra[0]!r} (options: days)")
+        days = str(options.get("days", "2")).strip()
+        if days not in LAST_TURN:
+            raise UserError(f"days must be 2 or 3, not {days!r}")
+        return State(VERSION, LAST_TURN[days], units=all_counters())
+
+    def phase(self, state: State) -> Phase:
+        stage = state.stage
+        return Phase(turn=state.turn, name=stage, awaiting=flow.awaiting(state), sealed=stage == "reinforcements",
+                     label=msg(f"phase-{stage}"))
+
+    def parse_orders(self, state: State, seat: str, text: str) -> Sheet:
+        try:
+            if seat not in SEATS:
+                return Sheet(seat, (), (Diagnostic(0, "", msg("err-unknown-seat", seat=str(seat)[:20])),))
+            items, diags = parse_text(text if isinstance(text, str) else "")
+            if len(items) > MAX_ITEMS:
+                return Sheet(seat, (), (Diagnostic(0, "", msg("err-too-long", max=MAX_ITEMS)),))
+            if diags:
+                return Sheet(seat, (), tuple(sorted(diags, key=lambda d: d.line)))
+            if seat not in flow.awaiting(state):
+                return Sheet(seat, (), (Diagnostic(0, "", msg("err-not-your-phase",
+                                                               phase=msg(f"phase-{state.stage}"))),))
+            planner = plan_items(state, seat, items)
+            orders = tuple(planner.orders) if planner.ok else ()
+            return Sheet(seat, orders or ((Pass(),) if planner.ok else ()), tuple(planner.diagnostics))
+        except Exception as exc:  # noqa: BLE001 - a bug must not reach the player as a crash
+            return Sheet(seat, (), (Diagnostic(0, "", msg("err-internal", error=type(exc).__name__)),))
+
+    def default_orders(self, state: State, seat: str) -> Sheet:
+        """Nobody moves or attacks; what the rules demand (placements, removals) is done the
+        documented default way (docs/games/seattle.md)."""
+        planner = Planner(state, seat).run([]) if seat in flow.awaiting(state) else None
+        orders = tuple(planner.orders) if planner is not None and planner.ok else ()
+        return Sheet(seat, orders or (Pass(),))
+
+    def resolve(self, state: State, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:
+        stage = state.stage
+        if stage == "setup-draw":
+            new = flow.setup_draw(state, dice)
+        elif stage == "random-event":
+            new = flow.begin_turn(state, dice)
+        elif stage == "end":
+            new = flow.end_phase(state)
+        elif stage == "over":
+            raise RulesError("the game is over")
+        else:
+            orders = {}
+            for side in flow.awaiting(state):
+                sheet = sheets.get(side) or self.default_orders(state, side)
+                orders[side] = tuple(sheet.orders)
+            new = flow.play(state, orders, dice)
+        events = [Event(stage, {"turn": state.turn})]
+        if new.result is not None:
+            r = new.result
+            events.append(Event("game-over", {"winner": r.winner, "level": r.level,
+                                              "demonstrators": r.demonstrators, "authorities": r.authorities}))
+        return Resolution(new, tuple(events))
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        return Outcome("win", (r.winner,), r.level, msg("outcome", level=msg(f"victory-{r.level}"),
+                                                         dem=r.demonstrators, auth=r.authorities))
+
+    # -- what players see -------------------------------------------------------------------
+    def view(self, state: State, viewer: str | None) -> View:
+        return build_view(state, viewer)
+
+    def describe(self, view: View, lang: str) -> str:
+        return report.describe(self.catalog, view, lang)
+
+    def render(self, view: View) -> str:
+        from pbem.games.seattle.render import render_svg
+
+        return str(render_svg(view, self.catalog))
+
+    def help(self, lang: str) -> str:
+        return guide.help_text(self.catalog, lang)
+
+    def template(self, state: State, seat: str, lang: str) -> str:
+        return guide.template_text(self.catalog, state, seat, lang)
+
+    def random_orders(self, state: State, seat: str, pick: Chooser) -> str:
+        return play.random_text(state, seat, pick)
+
+
+__all__ = ["SeattleRules", "AUTH", "DEM"]
