@@ -342,17 +342,14 @@ def _unit_words(words: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _areas_of(words: list[str]) -> tuple[list[str], Problem | None]:
+    """The areas named by ``words``; "to"/"verso"/"in" between them are skipped."""
     areas: list[str] = []
     i = 0
     while i < len(words):
-        if is_word(words[i], "TO") or is_word(words[i], "IN"):
-            if not (i + 1 < len(words)):
-                break
-            area, used, cands = find_area(words[i + 1:])
-            if area is None and not cands:
-                i += 1
-                continue
         area, used, cands = find_area(words[i:])
+        if area is None and not cands and (is_word(words[i], "TO") or is_word(words[i], "IN")):
+            i += 1
+            continue
         if area is None:
             if cands:
                 return areas, (msg("err-area-ambiguous", word=words[i][:30].lower(), areas=", ".join(cands)), None)

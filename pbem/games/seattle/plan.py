@@ -251,11 +251,12 @@ class Planner:
         return None
 
     def place_areas(self, unit: str) -> list[str]:
-        """Where ``unit`` may be placed now, best first: core areas by exposure, then circles,
-        fewest Demonstrators first (the default placement)."""
+        """Where ``unit`` may be placed now, best first (the default placement): areas without
+        Demonstrators before the others (each core area held scores once, 3.4), then by
+        exposure, fewest Demonstrators first, map order."""
         b = self.board
         ok = [a for a in MAP.areas if self.check_place(unit, a.id) is None]
-        ok.sort(key=lambda a: (-a.exposure, len(b.at(a.id, DEM)), MAP.area_ids.index(a.id)))
+        ok.sort(key=lambda a: (bool(b.at(a.id, DEM)), -a.exposure, len(b.at(a.id, DEM)), MAP.area_ids.index(a.id)))
         return [a.id for a in ok]
 
     def _decline(self, item: Item) -> None:
