@@ -100,6 +100,21 @@ def cmd_game_resume(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_game_seat_add(args: argparse.Namespace) -> int:
+    from pbem.service import games, teams
+
+    spec = games.HolderSpec.parse(args.player, args.seat)
+    print(teams.add(_context(args), args.id, args.seat, spec))
+    return 0
+
+
+def cmd_game_seat_remove(args: argparse.Namespace) -> int:
+    from pbem.service import teams
+
+    print(teams.remove(_context(args), args.id, args.seat, args.email))
+    return 0
+
+
 def cmd_orders_check(args: argparse.Namespace) -> int:
     from pbem.service import checking
 
@@ -163,7 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = gsub.add_parser("new", parents=[common], help="create a game and mail every seat its welcome")
     p.add_argument("kind", help="the game: kriegspiel, ...")
     p.add_argument("--name", required=True, help="the game's name")
-    p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG]", help="a seat and its player (repeat)")
+    p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG][,EMAIL[:LANG]...]",
+                   help="a seat and its player (repeat for each seat); a team: several players, comma-separated")
     p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
@@ -185,6 +201,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = gsub.add_parser("resume", parents=[common], help="resume a paused game")
     p.add_argument("id")
     p.set_defaults(func=cmd_game_resume)
+    seat = gsub.add_parser("seat", parents=[common], help="the players holding a seat (teams)")
+    ssub = seat.add_subparsers(dest="seat_command", required=True)
+    p = ssub.add_parser("add", parents=[common], help="add a player to a seat (a welcome with their own secret)")
+    p.add_argument("id")
+    p.add_argument("seat")
+    p.add_argument("player", metavar="EMAIL[:LANG]")
+    p.set_defaults(func=cmd_game_seat_add)
+    p = ssub.add_parser("remove", parents=[common], help="take a player off a seat (a seat keeps at least one)")
+    p.add_argument("id")
+    p.add_argument("seat")
+    p.add_argument("email")
+    p.set_defaults(func=cmd_game_seat_remove)
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)

@@ -4,6 +4,10 @@
 to a version with a new column would fail on its old database. Until a change needs more
 than new columns (then: a real migration tool), every new column must be nullable or
 have a scalar default, and `upgrade` adds it in place.
+
+Data steps run after the columns: `seed_holders` gives every seat from before teams its
+first holder (the seat's own address, secret hash and language). Each step is
+idempotent and safe to run at every start.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import logging
 from typing import Any
 
 from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import Column
 from sqlmodel import SQLModel
@@ -65,3 +70,30 @@ def upgrade(engine: Engine) -> list[str]:
     for name in added:
         log.warning("database upgraded: added column %s", name)
     return added
+
+
+#: A seat without any holder row is a seat from before teams: its own columns are its
+#: one player. Holder rows are never deleted, so this never matches a seat made since.
+_SEED_HOLDERS = """
+INSERT INTO holder (seat_id, game_id, player_id, address, secret_hash, language, status, joined_at)
+SELECT seat.id, seat.game_id, seat.player_id, lower(seat.address), seat.secret_hash, seat.language, 'active',
+       (SELECT game.created_at FROM game WHERE game.id = seat.game_id)
+FROM seat
+WHERE NOT EXISTS (SELECT 1 FROM holder WHERE holder.seat_id = seat.id)
+"""
+
+
+def seed_holders(engine: Engine) -> int:
+    """Give each seat from before teams its first holder; returns how many were made.
+
+    Two servers starting at once may both try: the unique (seat, address) of `holder`
+    refuses the second copy, and the loser finds the work done."""
+    try:
+        with engine.begin() as conn:
+            made = conn.execute(text(_SEED_HOLDERS)).rowcount or 0
+    except IntegrityError:
+        log.info("holders of older seats were made by another process meanwhile")
+        return 0
+    if made:
+        log.warning("database upgraded: %d seat(s) from before teams now have their player as first holder", made)
+    return made

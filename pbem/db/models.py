@@ -77,6 +77,14 @@ class Game(SQLModel, table=True):
 
 
 class Seat(SQLModel, table=True):
+    """A position in a game. Who holds it (one player, or a team) is in `Holder`.
+
+    ``player_id``, ``address``, ``secret_hash`` and ``language`` are the columns of the
+    time before teams: `pbem.db.migrate.seed_holders` turns them into the seat's first
+    holder once, and nothing reads them afterwards. New seats write the first holder's
+    player, address and language there (for a person reading the table) and no secret.
+    """
+
     __table_args__ = (UniqueConstraint("game_id", "name"),)
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: str = Field(index=True, foreign_key="game.id")
@@ -87,6 +95,30 @@ class Seat(SQLModel, table=True):
     language: str = "en"
     misses: int = 0  # consecutive missed deadlines
     status: str = "active"  # active | abandoned
+
+
+class Holder(SQLModel, table=True):
+    """A player holding a seat: one row per player, several for a team.
+
+    Each holder has an own secret (salted PBKDF2, as `pbem.service.secrets`), language
+    and reply token (`pbem.service.tokens`); every mail for the seat goes to each active
+    holder. Rows are never deleted: a holder who leaves or is removed keeps the row
+    (``status``), so the start-up migration never mistakes a seat for one from before
+    teams, and a player added again gets the row back with a new secret.
+    """
+
+    __tablename__ = "holder"
+    __table_args__ = (UniqueConstraint("seat_id", "address"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    seat_id: int = Field(index=True, foreign_key="seat.id")
+    game_id: str = Field(index=True, foreign_key="game.id")
+    player_id: int = Field(foreign_key="player.id")
+    address: str = Field(index=True)
+    secret_hash: str = ""
+    language: str = "en"
+    status: str = "active"  # active | left | removed
+    joined_at: Optional[datetime] = _time()
+    left_at: Optional[datetime] = _time()
 
 
 class PhaseRow(SQLModel, table=True):

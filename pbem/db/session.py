@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel, create_engine
 
 from pbem.db import models  # noqa: F401  (registers the tables)
-from pbem.db.migrate import upgrade
+from pbem.db.migrate import seed_holders, upgrade
 from pbem.errors import StorageError
 
 
@@ -41,6 +41,7 @@ def make_engine(url: str) -> Engine:
     try:
         SQLModel.metadata.create_all(engine)
         upgrade(engine)
+        seed_holders(engine)
     except Exception as exc:
         raise StorageError(f"cannot open the database {parsed.render_as_string(hide_password=True)}: {exc}") from exc
     return engine

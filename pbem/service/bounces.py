@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, select
 
-from pbem.db.models import Game, OutboxMail, Player, Seat
+from pbem.db.models import Game, Holder, OutboxMail, Player, Seat
 from pbem.mail.bounce import Bounce, BouncedRecipient, parse_bounce
 from pbem.mail.parse import IncomingMail
 from pbem.service import mailer
@@ -145,8 +145,10 @@ def _tell_game_master(session: Session, ctx: Context, to: str, row: OutboxMail, 
     lang = ctx.config.server.language
     zone = ctx.config.server.timezone
     game = session.get(Game, row.game_id) if row.game_id else None
-    seats = session.exec(select(Seat).where(Seat.address == player.address).order_by(col(Seat.id))).all()
-    who = ", ".join(f"{s.name} @ {s.game_id}" for s in seats) or player.name or "—"
+    held = session.exec(select(Seat).join(Holder, col(Holder.seat_id) == col(Seat.id))
+                        .where(Holder.address == player.address, Holder.status == "active")
+                        .order_by(col(Seat.id))).all()
+    who = ", ".join(f"{s.name} @ {s.game_id}" for s in held) or player.name or "—"
     text = t("notice.bounce", lang, address=player.address, who=who,
              status=f"{failure.action} {failure.status}".strip(), subject=row.subject, kind=row.kind,
              queued=show(row.created_at, zone, lang),

@@ -1,4 +1,8 @@
-"""The mail commands besides orders: HELP, STATUS, MAP, HISTORY, ORDERS, SECRET NEW."""
+"""The mail commands besides orders: HELP, STATUS, MAP, HISTORY, ORDERS, SECRET NEW, LEAVE.
+
+Each answer goes to the holder who asked, in that holder's language; SECRET NEW and
+LEAVE CONFIRM concern that holder alone (a team-mate's secret and place are untouched).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,8 @@ from typing import TYPE_CHECKING
 from sqlmodel import col, select
 
 from pbem.core import registry
-from pbem.db.models import Game, RollRow, Seat
-from pbem.service import mailer, store, turns
+from pbem.db.models import Game, Holder, RollRow, Seat
+from pbem.service import holders, mailer, store, teams
 from pbem.service.context import Context
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
@@ -35,19 +39,23 @@ def game_help(ctx: Context, game: Game, lang: str) -> str:
     return t("help.game_head", lang, game=game.id, name=game.name, title=rules.info.title) + "\n\n" + rules.help(lang)
 
 
-def answer(reply: "Reply", game: Game, seat: Seat, command: str, arg: str | None) -> None:
-    handler = {"STATUS": _status, "MAP": _map, "HISTORY": _history, "ORDERS": _orders,
-               "HELP": lambda r, g, s, a: r.send(s.address, t("subject.help", s.language),
-                                                  game_help(r.ctx, g, s.language)),
+def answer(reply: "Reply", game: Game, seat: Seat, holder: Holder, command: str, arg: str | None) -> None:
+    handler = {"STATUS": _status, "MAP": _map, "HISTORY": _history, "ORDERS": _orders, "HELP": _help,
                "SECRET NEW": _secret, "SECRET": _secret, "LEAVE": _leave}.get(command)
     if handler is None:
-        reply.send(seat.address, t("subject.refused", seat.language), t("reply.unknown_command", seat.language, command=command))
+        lang = holder.language
+        reply.send(holder.address, t("subject.refused", lang), t("reply.unknown_command", lang, command=command))
         return
-    handler(reply, game, seat, arg)
+    handler(reply, game, seat, holder, arg)
 
 
-def _status(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
-    session, lang = reply.session, seat.language
+def _help(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
+    lang = holder.language
+    reply.send(holder.address, t("subject.help", lang), game_help(reply.ctx, game, lang))
+
+
+def _status(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
+    session, lang = reply.session, holder.language
     phase = store.current_phase(session, game)
     lines = [t("status.head", lang, game=game.id, name=game.name, kind=game.kind, status=t(f"status.{game.status}", lang))]
     if game.status != "finished" and phase is not None:
@@ -59,36 +67,38 @@ def _status(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
             lines.append("  " + t(key, lang, seat=name))
         mine = filed.get(seat.name)
         if mine is not None:
-            lines += ["", t("reply.on_file", lang, receipt=mine.receipt), *("  " + x for x in mine.canonical.splitlines())]
+            head = (t("reply.on_file_from", lang, receipt=mine.receipt, sender=mine.sender)
+                    if mine.sender.lower() not in ("", holder.address) else t("reply.on_file", lang, receipt=mine.receipt))
+            lines += ["", head, *("  " + x for x in mine.canonical.splitlines())]
     else:
         lines.append(t("status.over", lang, outcome=game.outcome_json or "—"))
     lines += ["", t("report.chain", lang, hash=game.head_hash[:16], commitment=game.commitment)]
     if game.seed_revealed:
         lines.append(t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment))
-    reply.send(seat.address, t("subject.status", lang), "\n".join(lines), turn=phase.turn if phase else None)
+    reply.send(holder.address, t("subject.status", lang), "\n".join(lines), turn=phase.turn if phase else None)
 
 
-def _map(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+def _map(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
     rules = store.rules_of(game)
     state = store.state_of(game)
     view = rules.view(state, seat.name)
     cache = mailer.MapCache(reply.ctx)
-    reply.send(seat.address, t("subject.map", seat.language), rules.describe(view, seat.language),
-               attachments=cache.attachments(rules, game, view, "map", seat.language), turn=view.get("turn"))
+    reply.send(holder.address, t("subject.map", holder.language), rules.describe(view, holder.language),
+               attachments=cache.attachments(rules, game, view, "map", holder.language), turn=view.get("turn"))
 
 
-def _history(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
-    session, lang = reply.session, seat.language
+def _history(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
+    session, lang = reply.session, holder.language
     rows = [r for r in store.phases(session, game.id) if r.resolved_at is not None]
     if arg:
         try:
             wanted = int(arg)
         except ValueError:
-            reply.send(seat.address, t("subject.refused", lang), t("reply.bad_turn_number", lang, text=arg))
+            reply.send(holder.address, t("subject.refused", lang), t("reply.bad_turn_number", lang, text=arg))
             return
         rows = [r for r in rows if r.turn == wanted]
         if not rows:
-            reply.send(seat.address, t("subject.refused", lang), t("reply.no_such_turn", lang, turn=wanted))
+            reply.send(holder.address, t("subject.refused", lang), t("reply.no_such_turn", lang, turn=wanted))
             return
     lines = [t("history.head", lang, game=game.id, name=game.name)]
     for r in rows:
@@ -103,37 +113,41 @@ def _history(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
             rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == r.seq)
                                  .order_by(col(RollRow.counter)))
             lines += ["  " + x for x in rolls_text([Roll(x.counter, x.phase_seq, x.purpose, x.sides, x.value) for x in rolls], lang)]
-    reply.send(seat.address, t("subject.history", lang), "\n".join(lines))
+    reply.send(holder.address, t("subject.history", lang), "\n".join(lines))
 
 
-def _orders(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
+def _orders(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
     rules = store.rules_of(game)
     state = store.state_of(game)
-    lang = seat.language
+    lang = holder.language
     phase = rules.phase(state)
     body = [t("report.howto", lang, game=game.id, seat=seat.name, turn=phase.turn, address=reply.ctx.config.server.address),
             "", rules.template(state, seat.name, lang)]
-    reply.send(seat.address, t("subject.orders", lang), "\n".join(body), turn=phase.turn)
+    reply.send(holder.address, t("subject.orders", lang), "\n".join(body), turn=phase.turn)
 
 
-def _secret(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
-    """SECRET NEW: a fresh secret, mailed only to the seat's registered address."""
-    ctx, lang = reply.ctx, seat.language
+def _secret(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
+    """SECRET NEW: a fresh secret for the sending holder, mailed only to that holder."""
+    ctx, lang = reply.ctx, holder.language
     secret = new_secret(ctx.entropy)
-    seat.secret_hash = hash_secret(secret, ctx.entropy(16))
-    reply.session.add(seat)
-    reply.send(seat.address, t("subject.secret", lang), t("reply.secret", lang, game=game.id, seat=seat.name, secret=secret))
+    holder.secret_hash = hash_secret(secret, ctx.entropy(16))
+    reply.session.add(holder)
+    reply.send(holder.address, t("subject.secret", lang),
+               t("reply.secret", lang, game=game.id, seat=seat.name, secret=secret))
 
 
-def _leave(reply: "Reply", game: Game, seat: Seat, arg: str | None) -> None:
-    """LEAVE CONFIRM: the player leaves; the seat is abandoned and plays its default orders
-    at once from now on (as after too many missed deadlines). Plain LEAVE only asks."""
-    lang = seat.language
+def _leave(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
+    """LEAVE CONFIRM: the holder leaves (see `teams.leave`). Plain LEAVE only asks."""
+    lang = holder.language
     if arg != "CONFIRM":
-        reply.send(seat.address, t("subject.leave", lang), t("reply.leave_confirm", lang, game=game.id, seat=seat.name))
+        mates = [h for h in holders.active(reply.session, seat) if h.id != holder.id]
+        text = (t("reply.leave_confirm_team", lang, game=game.id, seat=seat.name,
+                  others=holders.labels(reply.session, mates)) if mates
+                else t("reply.leave_confirm", lang, game=game.id, seat=seat.name))
+        reply.send(holder.address, t("subject.leave", lang), text)
         return
     if game.status == "finished" or seat.status == "abandoned":
-        reply.send(seat.address, t("subject.refused", lang), t("reply.leave_nothing", lang, game=game.id))
+        reply.send(holder.address, t("subject.refused", lang), t("reply.leave_nothing", lang, game=game.id))
         return
-    turns.abandon(reply.session, reply.ctx, game, seat, reason="left")
-    reply.send(seat.address, t("subject.leave", lang), t("reply.left", lang, game=game.id, seat=seat.name))
+    key = teams.leave(reply.session, reply.ctx, game, seat, holder)
+    reply.send(holder.address, t("subject.leave", lang), t(key, lang, game=game.id, seat=seat.name))

@@ -15,11 +15,10 @@ from pbem.core import registry
 from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import commitment
 from pbem.core.i18n import normalise_language
-from pbem.db.models import Counter, Game, PhaseRow, Seat
+from pbem.db.models import Counter, Game, Holder, PhaseRow, Seat
 from pbem.errors import GameStateError, PbemError, UserError
-from pbem.service import mailer, store, turns
+from pbem.service import holders, mailer, store, turns
 from pbem.service.context import Context
-from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
 from pbem.service.timefmt import show
 
@@ -27,23 +26,47 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class SeatSpec:
-    seat: str
+class HolderSpec:
+    """One player of a seat: an address and, optionally, a language."""
+
     address: str
     language: str | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "SeatSpec":
-        """``north=alice@example.org`` or ``north=alice@example.org:it``."""
-        if "=" not in text:
-            raise UserError(f"a seat is SEAT=EMAIL[:LANG], not {text!r}")
-        seat, _, rest = text.partition("=")
-        address, _, lang = rest.partition(":")
-        if "@" not in address:
-            raise UserError(f"not a mail address for seat {seat!r}: {address!r}")
+    def parse(cls, text: str, seat: str = "") -> "HolderSpec":
+        """``alice@example.org`` or ``alice@example.org:it``."""
+        address, _, lang = text.strip().partition(":")
+        where = f" for seat {seat!r}" if seat else ""
+        if "@" not in address or address.strip() != address or " " in address:
+            raise UserError(f"not a mail address{where}: {address!r}")
         if lang and lang.lower() not in ("en", "it"):
-            raise UserError(f"language for seat {seat!r} must be en or it, not {lang!r}")
-        return cls(seat.strip().lower(), address.strip(), lang.lower() or None)
+            raise UserError(f"language{where} must be en or it, not {lang!r}")
+        return cls(address, lang.lower() or None)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat and its first player; ``more`` are the other players of a team."""
+
+    seat: str
+    address: str
+    language: str | None = None
+    more: tuple[HolderSpec, ...] = ()
+
+    @property
+    def holders(self) -> tuple[HolderSpec, ...]:
+        return (HolderSpec(self.address, self.language), *self.more)
+
+    @classmethod
+    def parse(cls, text: str) -> "SeatSpec":
+        """``north=alice@example.org``, ``north=alice@example.org:it``, or a team:
+        ``north=alice@example.org:it,bruno@example.org`` (each player with their language)."""
+        if "=" not in text:
+            raise UserError(f"a seat is SEAT=EMAIL[:LANG][,EMAIL[:LANG]...], not {text!r}")
+        seat, _, rest = text.partition("=")
+        seat = seat.strip().lower()
+        people = [HolderSpec.parse(part, seat) for part in rest.split(",")]
+        return cls(seat, people[0].address, people[0].language, tuple(people[1:]))
 
 
 def _next_id(session: Session, prefix: str) -> str:
@@ -117,7 +140,11 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
             raise UserError(f"option {key} must be one of {', '.join(option.choices)}")
     names = [s.seat for s in seat_specs]
     if len(set(names)) != len(names):
-        raise UserError("each seat may be named once")
+        raise UserError("each seat may be named once (a team: SEAT=EMAIL,EMAIL...)")
+    for spec in seat_specs:
+        addresses = [h.address.strip().lower() for h in spec.holders]
+        if len(set(addresses)) != len(addresses):
+            raise UserError(f"seat {spec.seat!r} names the same player twice")
     if not info.min_seats <= len(names) <= info.max_seats:
         raise UserError(f"{info.title} needs {info.min_seats}–{info.max_seats} seats, not {len(names)}")
     allowed = set(info.seats)
@@ -133,7 +160,7 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
     state = rules.new_game([s.seat for s in specs], options)
     seed = ctx.entropy(32)
     now = ctx.now()
-    secrets_by_seat: dict[str, str] = {}
+    secrets_by_holder: dict[int, str] = {}
     with ctx.session() as session:
         game = Game(id=_next_id(session, info.id_prefix), kind=info.slug, name=name, rules_version=info.version,
                     options_json=canonical_json(options), status="active", timezone=ctx.config.server.timezone,
@@ -146,14 +173,17 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
         session.add(game)
         session.flush()
         for spec in specs:
-            lang = normalise_language(spec.language or ctx.config.server.language)
-            player = store.player_for(session, spec.address, lang)
-            secret = new_secret(ctx.entropy)
-            secrets_by_seat[spec.seat] = secret
+            langs = [normalise_language(h.language or ctx.config.server.language) for h in spec.holders]
+            player = store.player_for(session, spec.address, langs[0])
             assert player.id is not None
-            session.add(Seat(game_id=game.id, name=spec.seat, player_id=player.id, address=spec.address.lower(),
-                             secret_hash=hash_secret(secret, ctx.entropy(16)), language=lang))
-        session.flush()
+            seat_row = Seat(game_id=game.id, name=spec.seat, player_id=player.id, address=spec.address.lower(),
+                            secret_hash="", language=langs[0])  # the holders below are the truth
+            session.add(seat_row)
+            session.flush()
+            for holder_spec, lang in zip(spec.holders, langs):
+                holder, secret = holders.make(session, ctx, seat_row, holder_spec.address, lang)
+                assert holder.id is not None
+                secrets_by_holder[holder.id] = secret
         phase = turns.open_phase(session, ctx, game, rules, state)
         if not rules.phase(state).awaiting and rules.outcome(state) is None:
             turns.resolve(session, ctx, game)  # a server step first (e.g. the set-up draws)
@@ -162,38 +192,56 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
             assert current is not None
             phase = current
         for seat_row in store.seats(session, game.id):
-            _welcome(session, ctx, game, seat_row, secrets_by_seat[seat_row.name], phase, state)
+            for holder in holders.active(session, seat_row):
+                assert holder.id is not None
+                welcome(session, ctx, game, seat_row, holder, secrets_by_holder[holder.id], phase, state)
         session.commit()
         log.info("created %s game %s (%s) with seats %s", info.slug, game.id, name, ", ".join(names))
         return game.id
 
 
-def _welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, secret: str, phase: PhaseRow,
-             state: Any) -> None:
+def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: Holder, secret: str,
+            phase: PhaseRow | None, state: Any) -> None:
+    """The welcome mail of one holder: its own secret, in its own language; a team's
+    player also learns who shares the seat (their addresses, never their secrets)."""
     rules = store.rules_of(game)
-    lang = seat_row.language
+    lang = holder.language
+    active = holders.of_game(session, game.id)
     others = [s for s in store.seats(session, game.id) if s.name != seat_row.name]
-    body = "\n".join([
+    mates = [h for h in active.get(seat_row.id or 0, []) if h.id != holder.id]
+    turn = phase.turn if phase is not None else rules.phase(state).turn
+    body = [
         t("welcome.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat_row.name),
         "",
-        t("welcome.opponents", lang, others=", ".join(f"{s.name} <{s.address}>" for s in others) or "—"),
+        t("welcome.opponents", lang,
+          others=", ".join(_seat_label(s, active.get(s.id or 0, [])) for s in others) or "—"),
+    ]
+    if mates:
+        body.append(t("welcome.team", lang, others=holders.labels(session, mates)))
+    body += [
         t("welcome.secret", lang, secret=secret),
         t("welcome.commitment", lang, commitment=game.commitment),
         t("welcome.deadline", lang, length=format_duration(timedelta(seconds=game.turn_seconds)),
-          deadline=show(phase.deadline, game.timezone, lang)),
+          deadline=show(phase.deadline if phase is not None else None, game.timezone, lang)),
         "",
-        t("welcome.howto", lang, game=game.id, seat=seat_row.name, secret=secret, turn=phase.turn,
+        t("welcome.howto", lang, game=game.id, seat=seat_row.name, secret=secret, turn=turn,
           address=ctx.config.server.address),
         "",
         rules.help(lang),
         "",
         t("section.your_orders", lang),
         rules.template(state, seat_row.name, lang),
-    ])
+    ]
     view = rules.view(state, seat_row.name)
     cache = mailer.MapCache(ctx)
-    mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t("subject.welcome", lang)),
-                 text=body, kind="welcome", game=game, attachments=cache.attachments(rules, game, view, "start", lang))
+    mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, t("subject.welcome", lang)),
+                 text="\n".join(body), kind="welcome", game=game,
+                 attachments=cache.attachments(rules, game, view, "start", lang))
+
+
+def _seat_label(seat_row: Seat, rows: Sequence[Holder]) -> str:
+    """``north <anna@example.org>``; a team: ``north <anna@example.org> + <bruno@example.org>``."""
+    return f"{seat_row.name} " + " + ".join(f"<{h.address}>" for h in rows) if rows else seat_row.name
 
 
 def list_games(ctx: Context) -> list[Game]:
@@ -217,10 +265,19 @@ def show_game(ctx: Context, game_id: str) -> dict[str, Any]:
             "awaiting": store.awaiting(phase) if phase and game.status != "finished" else [],
             "orders_in": sorted(filed),
             "deadline": show(phase.deadline, game.timezone) if phase and game.status == "active" else None,
-            "seats": [{"seat": s.name, "address": s.address, "language": s.language, "status": s.status,
-                       "misses": s.misses} for s in seat_rows],
+            "seats": [_seat_summary(session, s) for s in seat_rows],
             "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
         }
+
+
+def _seat_summary(session: Session, seat_row: Seat) -> dict[str, Any]:
+    """A seat for `show_game`: ``address`` and ``language`` are its first active holder's."""
+    rows = holders.recipients(session, seat_row)
+    head = rows[0] if rows else None
+    return {"seat": seat_row.name, "address": head.address if head else "", "language": head.language if head else "",
+            "status": seat_row.status, "misses": seat_row.misses,
+            "holders": [{"address": h.address, "language": h.language, "status": h.status}
+                        for h in holders.everyone(session, seat_row)]}
 
 
 def extend(ctx: Context, game_id: str, duration: str) -> str:
@@ -244,12 +301,10 @@ def extend(ctx: Context, game_id: str, duration: str) -> str:
 
 
 def _tell_every_seat(session: Session, ctx: Context, game: Game, what: str, deadline: Any = None) -> None:
-    """The game master's change, mailed to every seat in its language (gm.<what>)."""
+    """The game master's change, mailed to every holder of every seat in its language (gm.<what>)."""
     for seat_row in store.seats(session, game.id):
-        lang = seat_row.language
-        text = t(f"gm.{what}", lang, game=game.id, deadline=show(deadline, game.timezone, lang))
-        mailer.queue(session, ctx, to=seat_row.address, subject=mailer.subject(game, t(f"subject.{what}", lang)),
-                     text=text, kind="notice", game=game)
+        holders.tell(session, ctx, game, seat_row, lambda lang: t(f"subject.{what}", lang),
+                     lambda lang: t(f"gm.{what}", lang, game=game.id, deadline=show(deadline, game.timezone, lang)))
 
 
 def pause(ctx: Context, game_id: str) -> str:

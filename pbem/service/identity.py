@@ -4,10 +4,12 @@ Architecture 2.3 and mail.md "Who sent this?". In this order, the first failing 
 names the refusal (a key of the refusal texts):
 
 1. always: the block names a known seat (``no-seat``, ``unknown-seat``); the mail has
-   exactly one From (``several-from``), and it is the seat's registered address
-   (``wrong-sender``); the block carries the seat's secret (``wrong-secret``);
+   exactly one From (``several-from``), and it is the address of one of the seat's
+   active holders (``wrong-sender``); the block carries that very holder's secret
+   (``wrong-secret``: a team-mate's secret does not work for you);
 2. ``security.reply_tokens``: any token address among the recipients is a valid token of
-   this seat (``token-invalid``, ``token-other-seat``; see `pbem.service.tokens`);
+   this holder (``token-invalid``, ``token-other-seat``, ``token-other-holder``; see
+   `pbem.service.tokens`);
 3. ``security.require_dmarc``: the topmost Authentication-Results of our own MTA
    (``security.trusted_authserv_id``) shows dmarc=pass or an aligned dkim=pass
    (``auth-results-missing``, ``dmarc-failed``; see `pbem.mail.auth`);
@@ -15,10 +17,12 @@ names the refusal (a key of the refusal texts):
    From domain (``dkim-missing``, ``dkim-invalid``, ``dkim-misaligned``).
 
 The cheap checks come first, so a wrong secret never costs a DNS lookup. A refusal
-notice goes only to the seat's registered address, never to the (possibly forged)
-sender, says what was refused and why, never quotes the mail's body, and is sent at most
-once per seat and reason per ``security.refusal_interval``; the inbound row's note
-records every refusal, and whether its notice was held back.
+notice goes only to registered addresses, never to a (possibly forged) sender: when the
+From is one of the seat's holders, to that holder alone (never to team-mates); when it
+is nobody's, to each holder of the seat. It says what was refused and why, never quotes
+the mail's body, and is sent at most once per seat, address and reason per
+``security.refusal_interval``; the inbound row's note records every refusal, and whether
+its notice was held back.
 """
 
 from __future__ import annotations
@@ -29,11 +33,11 @@ from datetime import datetime
 from sqlmodel import Session, col, func, select
 
 from pbem.config import format_duration, parse_duration
-from pbem.db.models import Game, InboundMail, RefusalNotice, Seat
+from pbem.db.models import Game, Holder, InboundMail, RefusalNotice, Seat
 from pbem.mail import auth
 from pbem.mail.envelope import Envelope
 from pbem.mail.parse import IncomingMail
-from pbem.service import store, tokens
+from pbem.service import holders, store, tokens
 from pbem.service.context import Context
 from pbem.service.replies import Handled, Reply
 from pbem.service.secrets import check_secret
@@ -43,7 +47,8 @@ log = logging.getLogger(__name__)
 
 #: Every reason `authenticate` may return, each with a notice text in every language.
 REASONS = ("no-seat", "unknown-seat", "several-from", "wrong-sender", "wrong-secret", "token-invalid",
-           "token-other-seat", "auth-results-missing", "dmarc-failed", "dkim-missing", "dkim-invalid",
+           "token-other-seat", "token-other-holder",
+           "auth-results-missing", "dmarc-failed", "dkim-missing", "dkim-invalid",
            "dkim-misaligned")
 
 #: The DNS lookup for DKIM keys (dkimpy's ``dnsfunc``); tests replace it.
@@ -52,22 +57,34 @@ dns_txt: auth.DnsTxt = auth.dns_txt
 
 def authenticate(ctx: Context, session: Session, mail: IncomingMail, env: Envelope, seat: Seat | None,
                  raw: bytes | None = None) -> str | None:
-    """None when the mail may act for the seat, else the reason. ``raw`` (the mail's bytes)
-    is needed only for ``verify_dkim``; without it they are read from the inbound row that
-    `inbound.handle` has already written in this transaction."""
+    """None when the mail may act for the seat, else the reason (see `identify`)."""
+    return identify(ctx, session, mail, env, seat, raw)[1]
+
+
+def identify(ctx: Context, session: Session, mail: IncomingMail, env: Envelope, seat: Seat | None,
+             raw: bytes | None = None) -> tuple[Holder | None, str | None]:
+    """The holder the mail acts for, or the reason it may not act. ``raw`` (the mail's
+    bytes) is needed only for ``verify_dkim``; without it they are read from the inbound
+    row that `inbound.handle` has already written in this transaction."""
     if not env.seat:
-        return "no-seat"
+        return None, "no-seat"
     if seat is None:
-        return "unknown-seat"
+        return None, "unknown-seat"
     if len(mail.headers.get("from", ())) != 1:
-        return "several-from"
-    if (mail.sender or "").lower() != seat.address.lower():
-        return "wrong-sender"
-    if not check_secret(env.secret, seat.secret_hash):
-        return "wrong-secret"
+        return None, "several-from"
+    holder = holders.find(session, seat, mail.sender)
+    if holder is None:
+        return None, "wrong-sender"
+    if not check_secret(env.secret, holder.secret_hash):
+        return None, "wrong-secret"
+    reason = _other_layers(ctx, session, mail, holder, raw)
+    return (holder, None) if reason is None else (None, reason)
+
+
+def _other_layers(ctx: Context, session: Session, mail: IncomingMail, holder: Holder, raw: bytes | None) -> str | None:
     security = ctx.config.security
     if security.reply_tokens:
-        reason = tokens.check(session, ctx, mail, seat)
+        reason = tokens.check(session, ctx, mail, holder)
         if reason is not None:
             return reason
     from_domain = auth.domain_of(mail.sender)
@@ -83,9 +100,7 @@ def authenticate(ctx: Context, session: Session, mail: IncomingMail, env: Envelo
         data = raw if raw is not None else _raw_of(session, mail)
         if data is None:
             return "dkim-missing"
-        reason = auth.check_dkim(data, from_domain, dns_txt)
-        if reason is not None:
-            return reason
+        return auth.check_dkim(data, from_domain, dns_txt)
     return None
 
 
@@ -101,36 +116,47 @@ def _recent_notice(session: Session, game: Game, seat_name: str, address: str, w
     return bool(count)
 
 
+def _notified(session: Session, seat: Seat, sender: str | None) -> list[Holder]:
+    """Who is told of a refused mail for ``seat``: the sending holder alone, when the From
+    is one of them; else (a stranger, or a forger) each holder of the seat."""
+    own = holders.find(session, seat, sender)
+    return [own] if own is not None else holders.recipients(session, seat)
+
+
 def refuse(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str) -> Handled:
     """Never answer a possibly forged sender with anything about the seat: the notice
-    goes to the seat's registered address (at most one per seat, reason and interval)."""
-    session, mail, ctx = reply.session, reply.mail, reply.ctx
-    to: str | None = None
-    lang = "en"
-    text = ""
+    goes to registered addresses only (at most one per seat, address, reason and interval)."""
+    session, mail = reply.session, reply.mail
+    notices: list[tuple[str, str, str]] = []  # address, language, text
     if seat is not None:
-        to, lang = seat.address, seat.language
-        text = t(f"notice.refused.{why}", lang, game=game.id, seat=seat.name, sender=mail.sender or "—",
-                 subject=mail.subject or "—")
+        for holder in _notified(session, seat, mail.sender):
+            notices.append((holder.address, holder.language, t(
+                f"notice.refused.{why}", holder.language, game=game.id, seat=seat.name, sender=mail.sender or "—",
+                subject=mail.subject or "—")))
     else:
-        known = {s.address.lower(): s for s in store.seats(session, game.id)}
-        member = known.get((mail.sender or "").lower())
-        if member is not None:
-            to, lang = member.address, member.language
-            text = t(f"reply.{why}", lang, game=game.id, seat=env.seat or "—",
-                     seats=", ".join(sorted(s.name for s in known.values())))
-    note = why
-    if to is not None:
-        interval = parse_duration(ctx.config.security.refusal_interval)
-        now = ctx.now()
-        seat_name = seat.name if seat is not None else ""
-        if interval.total_seconds() > 0 and _recent_notice(session, game, seat_name, to, why, now - interval):
-            note = f"{why}; notice held back (one was sent within {format_duration(interval)})"
-        else:
-            reply.lang = lang
-            if reply.send(to, t("subject.refused", lang), text, kind="refusal"):
-                session.add(RefusalNotice(game_id=game.id, seat=seat_name, address=to, reason=why, sent_at=now))
-            else:
-                note = f"{why}; notice held back by the reply limits"
+        member = holders.in_game(session, game.id, mail.sender or "")
+        if member:
+            lang = member[0].language
+            notices.append((member[0].address, lang, t(
+                f"reply.{why}", lang, game=game.id, seat=env.seat or "—",
+                seats=", ".join(sorted(s.name for s in store.seats(session, game.id))))))
+    held = [_notice(reply, game, seat, why, to, lang, text) for to, lang, text in notices]
+    note = why + "".join(sorted({f"; {h}" for h in held if h}))
     log.info("game %s: refused mail from %s for seat %s: %s", game.id, mail.sender, env.seat, note)
     return Handled("refused", note, game.id)
+
+
+def _notice(reply: Reply, game: Game, seat: Seat | None, why: str, to: str, lang: str, text: str) -> str:
+    """Queue one refusal notice unless one went to ``to`` lately; returns why it was held back."""
+    session, ctx = reply.session, reply.ctx
+    interval = parse_duration(ctx.config.security.refusal_interval)
+    now = ctx.now()
+    seat_name = seat.name if seat is not None else ""
+    if interval.total_seconds() > 0 and _recent_notice(session, game, seat_name, to, why, now - interval):
+        return f"notice held back (one was sent within {format_duration(interval)})"
+    reply.lang = lang
+    if not reply.send(to, t("subject.refused", lang), text, kind="refusal"):
+        return "notice held back by the reply limits"
+    session.add(RefusalNotice(game_id=game.id, seat=seat_name, address=to, reason=why, sent_at=now))
+    session.flush()  # the next notice of this mail counts it
+    return ""

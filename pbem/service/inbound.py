@@ -15,14 +15,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.core import registry
-from pbem.db.models import Game, InboundMail, Player, Seat
+from pbem.db.models import Game, Holder, InboundMail, Player, Seat
 from pbem.errors import NotFoundError
 from pbem.mail.bounce import is_bounce
 from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.service import bounces, commands, identity, store, turns
+from pbem.service import bounces, commands, identity, store, teams, turns
 from pbem.service.context import Context
 from pbem.service.replies import Handled, Reply
 from pbem.service.texts import t, text_of
@@ -110,27 +110,29 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
     seat = store.seat(session, game.id, env.seat) if env.seat else None
-    refusal = identity.authenticate(ctx, session, mail, env, seat, raw=row.raw)
+    holder, refusal = identity.identify(ctx, session, mail, env, seat, raw=row.raw)
     if refusal is not None:
         return identity.refuse(reply, game, env, seat, refusal)
-    assert seat is not None
-    bounces.clear_bouncing(session, seat.address)  # the player writes again: the address works
-    reply.lang = lang = seat.language
+    assert seat is not None and holder is not None
+    bounces.clear_bouncing(session, holder.address)  # the player writes again: the address works
+    reply.lang = lang = holder.language
     if env.errors:
         text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(
             f"  {t('reply.line', lang, line=line)}: {text_of(m, lang)}" for line, m in env.errors)
-        reply.send(seat.address, t("subject.refused", lang), text)
+        reply.send(holder.address, t("subject.refused", lang), text)
         return Handled("refused", "envelope problems", game.id)
     if env.command is not None:
-        commands.answer(reply, game, seat, env.command[0], env.command[1])
+        commands.answer(reply, game, seat, holder, env.command[0], env.command[1])
         return Handled("command", env.command[0].lower(), game.id)
-    return _orders(reply, game, seat, env, row)
+    return _orders(reply, game, seat, holder, env, row)
 
 
-def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMail) -> Handled:
+def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope, row: InboundMail) -> Handled:
+    """Orders from one holder: every answer goes to that holder's address alone; when the
+    seat is a team, the other holders are told what is now on file and who sent it."""
     session, ctx, lang = reply.session, reply.ctx, reply.lang
     if game.status == "finished":
-        reply.send(seat.address, t("subject.refused", lang), t("reply.finished", lang, game=game.id))
+        reply.send(holder.address, t("subject.refused", lang), t("reply.finished", lang, game=game.id))
         return Handled("refused", "game finished", game.id)
     rules = store.rules_of(game)
     state = store.state_of(game)
@@ -138,44 +140,47 @@ def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMai
     phase_row = store.current_phase(session, game)
     assert phase_row is not None
     if env.turn is not None and env.turn != phase.turn:
-        reply.send(seat.address, t("subject.refused", lang),
+        reply.send(holder.address, t("subject.refused", lang),
                    t("reply.wrong_turn", lang, game=game.id, turn=env.turn, current=phase.turn, phase=phase.name,
                      seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
         return Handled("refused", f"orders for turn {env.turn}, current turn {phase.turn}", game.id)
     if seat.name not in phase.awaiting:
-        reply.send(seat.address, t("subject.refused", lang),
+        reply.send(holder.address, t("subject.refused", lang),
                    t("reply.not_awaited", lang, game=game.id, seat=seat.name, turn=phase.turn, phase=phase.name,
                      seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
         return Handled("refused", "not awaited", game.id)
     if not env.order_lines:
-        reply.send(seat.address, t("subject.refused", lang), t("reply.no_orders", lang, game=game.id, turn=phase.turn))
+        reply.send(holder.address, t("subject.refused", lang),
+                   t("reply.no_orders", lang, game=game.id, turn=phase.turn))
         return Handled("refused", "no orders", game.id)
     written = reply.mail.date
     on_file = store.sheet_on_file(session, game.id, phase_row.seq, seat.name)
     if env.turn is None and written is not None and phase_row.opened_at is not None \
             and written < phase_row.opened_at - CLOCK_SLACK:
         # Written before this turn began: a late delivery meant for an earlier turn.
-        reply.send(seat.address, t("subject.refused", lang),
+        reply.send(holder.address, t("subject.refused", lang),
                    t("reply.stale", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
                      opened=show(phase_row.opened_at, game.timezone, lang)), turn=phase.turn)
         return Handled("refused", f"written before turn {phase.turn} began", game.id)
     if on_file is not None and on_file.mail_date is not None and written is not None and written < on_file.mail_date:
         # Two mails overtook each other: the one written later stays on file.
-        reply.send(seat.address, t("subject.refused", lang),
+        reply.send(holder.address, t("subject.refused", lang),
                    t("reply.older", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
                      filed=show(on_file.mail_date, game.timezone, lang), receipt=on_file.receipt), turn=phase.turn)
         return Handled("refused", f"older than the orders on file ({on_file.receipt})", game.id)
     text = order_text(env)
     sheet = rules.parse_orders(state, seat.name, text)
     if not sheet.ok:
-        reply.send(seat.address, t("subject.orders_refused", lang),
+        reply.send(holder.address, t("subject.orders_refused", lang),
                    diagnostics_text(rules, sheet, lang, game, phase.turn, seat.name, on_file.receipt if on_file else None),
                    turn=phase.turn)
         return Handled("refused", f"{sum(d.is_error for d in sheet.diagnostics)} errors", game.id)
     filed = turns.file_sheet(session, ctx, game, rules, phase_row.seq, sheet, raw_text=text, source="mail",
                              sender=reply.mail.sender or "", inbound_id=row.id, mail_date=written)
     body = [t("reply.accepted", lang, game=game.id, turn=phase.turn, seat=seat.name, receipt=filed.receipt)]
-    if on_file is not None:
+    if on_file is not None and on_file.sender.lower() not in ("", holder.address):
+        body.append(t("reply.replaces_other", lang, receipt=on_file.receipt, sender=on_file.sender))
+    elif on_file is not None:
         body.append(t("reply.replaces", lang, receipt=on_file.receipt))
     body += ["", *("  " + line for line in (filed.canonical.splitlines() or ["—"])), ""]
     warnings = [d for d in sheet.diagnostics if not d.is_error]
@@ -189,7 +194,8 @@ def _orders(reply: Reply, game: Game, seat: Seat, env: Envelope, row: InboundMai
         body.append(t("reply.waiting", lang, deadline=_deadline(game, phase_row, lang)))
     else:
         body.append(t("reply.resolving", lang))
-    reply.send(seat.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn)
+    reply.send(holder.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn)
+    teams.tell_orders_filed(session, ctx, game, seat, holder, filed, on_file, phase.turn)
     session.flush()
     turns.resolve_if_ready(session, ctx, game)
     return Handled("orders", f"receipt {filed.receipt}", game.id)

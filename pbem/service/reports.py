@@ -2,7 +2,8 @@
 their own.
 
 A resolution records a `ReportJob` in its transaction. `prepare` builds every seat's
-report from the position recorded for that phase (the game may have moved on since),
+report (one per holder of the seat, in the holder's language) from the position
+recorded for that phase (the game may have moved on since),
 the maps are drawn (the slow part: in a worker process under the daemon, inline
 otherwise), and `finish` queues every report mail and marks the job done in one
 transaction. A crash before that commit leaves the job pending: it is built again and
@@ -24,7 +25,7 @@ from pbem.core.dice import Roll
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
 from pbem.faults import checkpoint
-from pbem.service import mailer, store
+from pbem.service import holders, mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t, text_of
 from pbem.service.timefmt import show
@@ -37,7 +38,7 @@ Renderer = Callable[[str, int], bytes]
 
 @dataclass
 class Draft:
-    """One seat's report before its map is drawn."""
+    """One holder's report before its map is drawn."""
 
     seat: str
     address: str
@@ -88,15 +89,16 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
         final = nxt is None and game.status == "finished"
         out = Prepared(job_id, game.id)
         for seat in store.seats(session, game.id):
-            lang = seat.language
             view = rules.view(state, seat.name)
-            key = mailer.map_key(view, lang)
-            if key not in out.svgs:
-                out.svgs[key] = rules.render({**view, "lang": lang})
-            what = t("subject.final", lang) if final else t("subject.report", lang)
-            text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final)
-            out.drafts.append(Draft(seat.name, seat.address, mailer.subject(game, what, resolved[-1].turn, lang), text,
-                                    view, key, f"turn{resolved[-1].turn}"))
+            for holder in holders.recipients(session, seat):  # a team: each player in their language
+                lang = holder.language
+                key = mailer.map_key(view, lang)
+                if key not in out.svgs:
+                    out.svgs[key] = rules.render({**view, "lang": lang})
+                what = t("subject.final", lang) if final else t("subject.report", lang)
+                text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final, lang)
+                out.drafts.append(Draft(seat.name, holder.address, mailer.subject(game, what, resolved[-1].turn, lang),
+                                        text, view, key, f"turn{resolved[-1].turn}"))
         return out
 
 
@@ -164,8 +166,7 @@ def _draw(fn: Callable[..., bytes], svg: str, width: int) -> bytes:
 
 def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: Seat, view: dict[str, Any],
                 state: Any, resolved: Sequence[PhaseRow], rolls: Sequence[Roll], nxt: PhaseRow | None,
-                final: bool) -> str:
-    lang = seat.language
+                final: bool, lang: str) -> str:
     lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat.name), ""]
     for row in resolved:
         for filed in store.sheets_of_phase(session, game.id, row.seq):

@@ -1,19 +1,26 @@
-"""Per-seat reply addresses: ``<local>+<token>@<domain>`` (``security.reply_tokens``).
+"""Per-holder reply addresses: ``<local>+<token>@<domain>`` (``security.reply_tokens``).
 
-The token is ``<seat id in base 36>.<HMAC>``: the seat's row id, and 80 bits of
-HMAC-SHA256 over the game, the seat's name and its id, so a token can be neither guessed
-nor made up for another seat. The key is read from the environment variable named by
-``security.token_key_env``; without it, a random key is drawn once and kept in the
-``setting`` table. Changing the key invalidates every token already sent.
+The token is ``<holder id in base 36>.<HMAC>``: the holder's row id, and 80 bits of
+HMAC-SHA256 over the game, the seat's name, the seat's id and the holder's id, so a token
+can be neither guessed nor made up for another seat or another holder of the same seat
+(a team: each player has a token of their own, as they have a secret of their own). The
+key is read from the environment variable named by ``security.token_key_env``; without
+it, a random key is drawn once and kept in the ``setting`` table. Changing the key
+invalidates every token already sent.
 
-Every mail to a seat carries ``Reply-To: <its token address>`` (see `mailer.queue`). An
+Tokens made before teams (``<seat id>.<HMAC over game, seat name, seat id>``, with
+another prefix inside the HMAC, so neither kind can pass for the other) stay valid: they
+belong to the seat's first holder, the only address they were ever sent to.
+
+Every mail to a holder carries ``Reply-To: <its token address>`` (see `mailer.queue`). An
 inbound mail whose To, Cc, Delivered-To or X-Original-To holds an address of ours with a
-``+`` must carry a valid token of the very seat the block names: a garbled or made-up
-token is ``token-invalid``, another seat's token is ``token-other-seat``.
+``+`` must carry a valid token of the very holder who sends it: a garbled or made-up
+token is ``token-invalid``, another seat's token is ``token-other-seat``, the token of a
+team-mate is ``token-other-holder``.
 
 A valid token is an extra proof, never a replacement for the secret: tokens travel in
 headers (forwards, mailing-list archives, a shared mailbox), so they are not kept secret
-the way the seat's secret is. A mail without any token is judged on the other checks.
+the way the holder's secret is. A mail without any token is judged on the other checks.
 """
 
 from __future__ import annotations
@@ -27,9 +34,9 @@ import os
 import re
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from pbem.db.models import Game, Seat, Setting
+from pbem.db.models import Game, Holder, Seat, Setting
 from pbem.mail.parse import IncomingMail
 from pbem.service.context import Context
 
@@ -71,17 +78,27 @@ def token_key(session: Session, ctx: Context) -> bytes:
     return bytes.fromhex(row.value)
 
 
-def _mac(key: bytes, seat: Seat) -> str:
-    message = f"pbem-reply-v1|{seat.game_id}|{seat.name}|{seat.id}".encode()
-    digest = hmac.new(key, message, hashlib.sha256).digest()
+def _digest(key: bytes, message: str) -> str:
+    digest = hmac.new(key, message.encode(), hashlib.sha256).digest()
     return base64.b32encode(digest).decode("ascii").lower()[:_MAC_CHARS]
 
 
-def token_for(session: Session, ctx: Context, seat: Seat) -> str:
-    if seat.id is None:
+def _mac(key: bytes, holder: Holder, seat: Seat) -> str:
+    return _digest(key, f"pbem-reply-v2|{seat.game_id}|{seat.name}|{seat.id}|{holder.id}")
+
+
+def _seat_mac(key: bytes, seat: Seat) -> str:
+    """The tokens made before teams: one per seat."""
+    return _digest(key, f"pbem-reply-v1|{seat.game_id}|{seat.name}|{seat.id}")
+
+
+def token_for(session: Session, ctx: Context, holder: Holder) -> str:
+    if holder.id is None:
         session.flush()
-    assert seat.id is not None
-    return f"{_base36(seat.id)}.{_mac(token_key(session, ctx), seat)}"
+    assert holder.id is not None
+    seat = session.get(Seat, holder.seat_id)
+    assert seat is not None
+    return f"{_base36(holder.id)}.{_mac(token_key(session, ctx), holder, seat)}"
 
 
 def _base(ctx: Context) -> tuple[str, str]:
@@ -89,21 +106,23 @@ def _base(ctx: Context) -> tuple[str, str]:
     return local, domain
 
 
-def reply_address(session: Session, ctx: Context, seat: Seat) -> str:
-    """``pbem+3.k2j4...@domain``: the address a seat's replies go to."""
+def reply_address(session: Session, ctx: Context, holder: Holder) -> str:
+    """``pbem+3.k2j4...@domain``: the address a holder's replies go to."""
     local, domain = _base(ctx)
-    return f"{local}+{token_for(session, ctx, seat)}@{domain}"
+    return f"{local}+{token_for(session, ctx, holder)}@{domain}"
 
 
 def reply_to_for(session: Session, ctx: Context, game: Game | None, to: str) -> str | None:
-    """The Reply-To of a mail to ``to`` about ``game``: the token address of the seat with
-    that address, when tokens are on and exactly one seat of the game has it."""
+    """The Reply-To of a mail to ``to`` about ``game``: the token address of the holder with
+    that address, when tokens are on and exactly one holder in the game has it (a player
+    who left an abandoned seat still gets its reports, with that seat's token)."""
     if not ctx.config.security.reply_tokens or game is None:
         return None
-    seats = list(session.exec(select(Seat).where(Seat.game_id == game.id, Seat.address == to.lower())))
-    if len(seats) != 1:
+    rows = list(session.exec(select(Holder).where(Holder.game_id == game.id, Holder.address == to.lower(),
+                                                  Holder.status != "removed")))
+    if len(rows) != 1:
         return None
-    return reply_address(session, ctx, seats[0])
+    return reply_address(session, ctx, rows[0])
 
 
 def tokens_in(ctx: Context, mail: IncomingMail) -> list[str]:
@@ -122,19 +141,35 @@ def tokens_in(ctx: Context, mail: IncomingMail) -> list[str]:
     return found
 
 
-def check(session: Session, ctx: Context, mail: IncomingMail, seat: Seat) -> str | None:
-    """None when every token in the mail's recipients is a valid token of ``seat``."""
+def _owner(session: Session, key: bytes, token: str) -> Holder | None:
+    """The holder a token belongs to; None for a token we never made."""
+    match = _TOKEN.match(token)
+    if match is None:
+        return None
+    number, mac = int(match.group(1), 36), match.group(2)
+    holder = session.get(Holder, number)
+    if holder is not None:
+        seat = session.get(Seat, holder.seat_id)
+        if seat is not None and hmac.compare_digest(_mac(key, holder, seat), mac):
+            return holder
+    seat = session.get(Seat, number)  # a token from before teams names the seat
+    if seat is not None and seat.id is not None and hmac.compare_digest(_seat_mac(key, seat), mac):
+        return session.exec(select(Holder).where(Holder.seat_id == seat.id).order_by(col(Holder.id))).first()
+    return None
+
+
+def check(session: Session, ctx: Context, mail: IncomingMail, holder: Holder) -> str | None:
+    """None when every token in the mail's recipients is a valid token of ``holder``."""
     found = tokens_in(ctx, mail)
     if not found:
         return None
     key = token_key(session, ctx)
     for token in found:
-        match = _TOKEN.match(token)
-        if match is None:
+        owner = _owner(session, key, token)
+        if owner is None:
             return "token-invalid"
-        owner = session.get(Seat, int(match.group(1), 36))
-        if owner is None or not hmac.compare_digest(_mac(key, owner), match.group(2)):
-            return "token-invalid"
-        if owner.id != seat.id:
+        if owner.seat_id != holder.seat_id:
             return "token-other-seat"
+        if owner.id != holder.id:
+            return "token-other-holder"
     return None

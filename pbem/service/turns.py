@@ -1,6 +1,6 @@
 """The turn lifecycle: open a phase, collect sheets, resolve it (early when every
 awaited seat has sent orders, or at the deadline with default orders), chain the
-phase hashes, and queue each seat's report.
+phase hashes, and queue each seat's report (one per holder: see `pbem.service.holders`).
 
 Resolution runs inside the caller's transaction, so a mail's orders, the dice, the
 new state and the reports commit together or not at all.
@@ -20,7 +20,7 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
 from pbem.core.rules import Rules, Sheet
 from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
-from pbem.service import mailer, store
+from pbem.service import holders, store
 from pbem.service.context import Context
 from pbem.service.texts import t
 from pbem.service.timefmt import show
@@ -187,9 +187,8 @@ def abandon(session: Session, ctx: Context, game: Game, seat: Seat, reason: str 
     log.info("game %s: seat %s abandoned (%s)", game.id, seat.name, reason)
     key = "notice.abandoned" if reason == "misses" else "notice.left"
     for other in store.seats(session, game.id):
-        mailer.queue(session, ctx, to=other.address, subject=mailer.subject(game, t("subject.abandoned", other.language)),
-                     text=t(key, other.language, game=game.id, seat=seat.name, misses=seat.misses),
-                     kind="notice", game=game)
+        holders.tell(session, ctx, game, other, lambda lang: t("subject.abandoned", lang),
+                     lambda lang: t(key, lang, game=game.id, seat=seat.name, misses=seat.misses))
     session.flush()
     if reason != "misses":
         resolve_if_ready(session, ctx, game)
@@ -204,9 +203,8 @@ def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, S
             abandon(session, ctx, game, seat)
         elif seat.misses >= int(pol.get("warn_after", 1)):
             left = int(pol.get("abandon_after", 3)) - seat.misses
-            mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, t("subject.missed", seat.language)),
-                         text=t("notice.missed", seat.language, game=game.id, seat=name, misses=seat.misses, left=left),
-                         kind="notice", game=game)
+            holders.tell(session, ctx, game, seat, lambda lang: t("subject.missed", lang),
+                         lambda lang: t("notice.missed", lang, game=game.id, seat=name, misses=seat.misses, left=left))
         session.add(seat)
 
 
@@ -261,12 +259,10 @@ def send_reminders(ctx: Context) -> int:
                 seat = seats.get(name)
                 if seat is None or name in filed or seat.status != "active":
                     continue
-                lang = seat.language
-                mailer.queue(session, ctx, to=seat.address, subject=mailer.subject(game, t("subject.reminder", lang), row.turn, lang),
-                             text=t("notice.reminder", lang, game=game.id, seat=name, turn=row.turn,
-                                    deadline=show(row.deadline, game.timezone, lang),
-                                    address=ctx.config.server.address),
-                             kind="reminder", game=game)
-                sent += 1
+                sent += holders.tell(
+                    session, ctx, game, seat, lambda lang: t("subject.reminder", lang),
+                    lambda lang: t("notice.reminder", lang, game=game.id, seat=name, turn=row.turn,
+                                   deadline=show(row.deadline, game.timezone, lang), address=ctx.config.server.address),
+                    kind="reminder", turn=row.turn)
         session.commit()
     return sent

@@ -76,3 +76,37 @@ def test_orders_check_offline(tmp_path: Path, config: Path) -> None:
                    "HORSE-ARTILLERY H6\nRELAY D3\nHORSE-RELAY F5\n", encoding="utf-8")
     result = run("orders", "check", "kriegspiel", str(bad), "--seat", "north", config=config)
     assert result.returncode == 1 and "line 1" in result.stdout and "K6" in result.stdout
+
+
+def test_teams_from_the_command_line(config: Path, tmp_path: Path) -> None:
+    new = run("game", "new", "kriegspiel", "--name", "Team game",
+              "--seat", "north=anna@example.org,carla@example.org:it", "--seat", "south=bruno@example.org:it",
+              config=config)
+    assert new.returncode == 0, new.stderr
+    game_id = new.stdout.strip()
+
+    def holders(seat: str) -> list[tuple[str, str, str]]:
+        shown = json.loads(run("game", "show", game_id, config=config).stdout)
+        rows = next(s for s in shown["seats"] if s["seat"] == seat)["holders"]
+        return [(h["address"], h["language"], h["status"]) for h in rows]
+
+    assert holders("north") == [("anna@example.org", "en", "active"), ("carla@example.org", "it", "active")]
+    added = run("game", "seat", "add", game_id, "south", "dario@example.org:it", config=config)
+    assert added.returncode == 0 and "dario@example.org" in added.stdout, added.stderr
+    assert holders("south")[-1] == ("dario@example.org", "it", "active")
+    removed = run("game", "seat", "remove", game_id, "north", "anna@example.org", config=config)
+    assert removed.returncode == 0, removed.stderr
+    assert [h[2] for h in holders("north")] == ["removed", "active"]
+    last = run("game", "seat", "remove", game_id, "north", "carla@example.org", config=config)
+    assert last.returncode == 1 and "only player" in last.stderr and "Traceback" not in last.stderr
+    unknown = run("game", "seat", "add", game_id, "east", "x@example.org", config=config)
+    assert unknown.returncode == 1 and "north, south" in unknown.stderr
+    bad = run("game", "new", "kriegspiel", "--name", "x", "--seat", "north=anna@example.org,carla",
+              "--seat", "south=b@example.org", config=config)
+    assert bad.returncode == 1 and "not a mail address" in bad.stderr
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "pbem.sqlite") as db:
+        welcomed = [r[0] for r in db.execute("SELECT recipients_json FROM outbox WHERE kind = 'welcome'")]
+    assert sorted(welcomed) == sorted(json.dumps([a]) for a in ("anna@example.org", "carla@example.org",
+                                                               "bruno@example.org", "dario@example.org"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from pbem.db.models import InboundMail, PhaseRow, RollRow, Seat
+from pbem.db.models import Holder, InboundMail, PhaseRow, RollRow
 from tests.security.support import orders_mail, recipients, send, sheets
 from tests.service.helpers import BLUE, RED, last_id, outbox, text_of
 from tests.support.players import parse, secret_from_welcome
@@ -75,11 +75,11 @@ def test_secret_new_retires_the_old_secret_and_tells_only_the_registered_address
     forged = send(ctx, orders_mail("mallory@evil.example", game_id, "red", old, ["SECRET NEW"]))
     assert (forged.status, forged.note) == ("refused", "wrong-sender")
     with ctx.session() as s:
-        hash_before = s.exec(select(Seat).where(Seat.name == "red")).one().secret_hash
+        hash_before = s.exec(select(Holder).where(Holder.address == RED)).one().secret_hash
     before = last_id(ctx)
     assert send(ctx, orders_mail(RED, game_id, "red", old, ["SECRET NEW"])).status == "command"
     with ctx.session() as s:
-        assert s.exec(select(Seat).where(Seat.name == "red")).one().secret_hash != hash_before
+        assert s.exec(select(Holder).where(Holder.address == RED)).one().secret_hash != hash_before
     mails = outbox(ctx, after=before)
     assert [recipients(m) for m in mails] == [[RED]]
     new = secret_from_welcome(text_of(mails[0]))

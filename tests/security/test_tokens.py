@@ -121,9 +121,9 @@ def test_the_key_is_made_once_and_kept_or_read_from_the_environment(secure, monk
     result = send(ctx, orders_mail(RED, game_id, "red", secrets["red"], to=red_reply))
     assert (result.status, result.note) == ("refused", "token-invalid")
     with ctx.session() as s:
-        from pbem.db.models import Seat
+        from pbem.db.models import Holder
 
-        seat = s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == "red")).one()
-        fresh = tokens.reply_address(s, ctx, seat)
+        holder = s.exec(select(Holder).where(Holder.game_id == game_id, Holder.address == RED)).one()
+        fresh = tokens.reply_address(s, ctx, holder)
     assert fresh != red_reply and send(ctx, orders_mail(RED, game_id, "red", secrets["red"], to=fresh)).status == "orders"
     assert note_of(ctx, result) == "token-invalid"

@@ -1,0 +1,126 @@
+"""Who holds a seat: one player, or a team of several (the platform capability "teams").
+
+Each holder has an own address, secret, language and reply token. Every mail for the
+seat (welcome, reports, reminders, notices) is written once per holder, in the holder's
+language, with the holder's Reply-To; answers to a mail go only to the holder who sent
+it. Nothing here ever puts one holder's secret or token into another holder's mail.
+
+A holder is ``active`` (acts for the seat, gets its mail), ``left`` (sent LEAVE CONFIRM)
+or ``removed`` (by the game master). When every holder of a seat has left (the seat is
+abandoned), the last one to leave keeps receiving its mail and may still use the
+commands, as a lone player always could; a player the game master adds takes over.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Callable, Iterable
+
+from sqlmodel import Session, col, select
+
+from pbem.db.models import Game, Holder, Player, Seat
+from pbem.service import mailer, store
+from pbem.service.context import Context
+from pbem.service.secrets import hash_secret, new_secret
+
+ACTIVE, LEFT, REMOVED = "active", "left", "removed"
+
+#: A text in a holder's language: ``lambda lang: t(key, lang, ...)``.
+Text = Callable[[str], str]
+
+
+def _of_seat(session: Session, seat: Seat) -> list[Holder]:
+    return list(session.exec(select(Holder).where(Holder.seat_id == seat.id).order_by(col(Holder.id))))
+
+
+def everyone(session: Session, seat: Seat) -> list[Holder]:
+    """Every holder the seat ever had, whatever became of them."""
+    return _of_seat(session, seat)
+
+
+def active(session: Session, seat: Seat) -> list[Holder]:
+    """The seat's active holders, first come first."""
+    return [h for h in _of_seat(session, seat) if h.status == ACTIVE]
+
+
+def recipients(session: Session, seat: Seat) -> list[Holder]:
+    """Who receives the seat's mail: its active holders; when all have left (the seat is
+    abandoned), the last one to leave, as a lone player kept the reports after LEAVE."""
+    rows = _of_seat(session, seat)
+    current = [h for h in rows if h.status == ACTIVE]
+    if current:
+        return current
+    gone = [h for h in rows if h.status == LEFT]
+    last = max(gone, key=lambda h: (h.left_at or datetime.min.replace(tzinfo=timezone.utc), h.id or 0), default=None)
+    return [last] if last is not None else []
+
+
+def of_game(session: Session, game_id: str) -> dict[int, list[Holder]]:
+    """Active holders of every seat of a game, by seat id."""
+    out: dict[int, list[Holder]] = {}
+    stmt = select(Holder).where(Holder.game_id == game_id, Holder.status == ACTIVE).order_by(col(Holder.id))
+    for row in session.exec(stmt):
+        out.setdefault(row.seat_id, []).append(row)
+    return out
+
+
+def find(session: Session, seat: Seat, address: str | None) -> Holder | None:
+    """The holder who may act for ``seat`` from this address: one of its `recipients`.
+    (The players who left an abandoned seat may still ask for STATUS or HISTORY.)"""
+    want = (address or "").strip().lower()
+    return next((h for h in recipients(session, seat) if want and h.address == want), None)
+
+
+def in_game(session: Session, game_id: str, address: str) -> list[Holder]:
+    """The active holders in a game with this address (one, unless a player holds two seats)."""
+    return list(session.exec(select(Holder).where(Holder.game_id == game_id, Holder.status == ACTIVE,
+                                                  Holder.address == address.strip().lower())))
+
+
+def first(session: Session, seat_id: int) -> Holder | None:
+    """The seat's first holder, whatever became of it: the owner of the seat's reply token
+    from before teams (that token was only ever sent to the seat's one address)."""
+    return session.exec(select(Holder).where(Holder.seat_id == seat_id).order_by(col(Holder.id))).first()
+
+
+def label(session: Session, holder: Holder) -> str:
+    """How other players read a holder: ``Anna <anna@example.org>``, or the address."""
+    player = session.get(Player, holder.player_id)
+    return f"{player.name} <{holder.address}>" if player is not None and player.name else holder.address
+
+
+def labels(session: Session, rows: Iterable[Holder]) -> str:
+    return ", ".join(label(session, h) for h in rows) or "—"
+
+
+def make(session: Session, ctx: Context, seat: Seat, address: str, language: str) -> tuple[Holder, str]:
+    """Make ``address`` an active holder of ``seat`` with a fresh secret; returns the row and
+    the secret (to be shown once, in the welcome mail). A former holder gets the row back."""
+    addr = address.strip().lower()
+    player = store.player_for(session, addr, language)
+    assert player.id is not None and seat.id is not None
+    row = session.exec(select(Holder).where(Holder.seat_id == seat.id, Holder.address == addr)).first()
+    if row is None:
+        row = Holder(seat_id=seat.id, game_id=seat.game_id, player_id=player.id, address=addr)
+    secret = new_secret(ctx.entropy)
+    row.secret_hash = hash_secret(secret, ctx.entropy(16))
+    row.language, row.status, row.joined_at, row.left_at = language, ACTIVE, ctx.now(), None
+    session.add(row)
+    session.flush()
+    return row, secret
+
+
+def tell(session: Session, ctx: Context, game: Game, seat: Seat, subject: Text, text: Text, *,
+         kind: str = "notice", turn: int | None = None, skip: Iterable[Holder] = ()) -> int:
+    """Queue one mail per recipient of the seat, each in its holder's language; returns how
+    many. ``skip``: holders who get a mail of their own instead (the sender of orders)."""
+    skipped = {h.id for h in skip}
+    sent = 0
+    for holder in recipients(session, seat):
+        if holder.id in skipped:
+            continue
+        lang = holder.language
+        mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, subject(lang), turn, lang),
+                     text=text(lang), kind=kind, game=game)
+        sent += 1
+    return sent
