@@ -53,9 +53,11 @@ def pick(board: Board, chooser: str, result: str, candidates: list[str], named: 
     Group before a Crowd, the strongest first; for an A by the Demonstrators the strongest."""
     if named in candidates:
         return named  # type: ignore[return-value]
+    from pbem.games.seattle.orders import KINDS
+
     for target in board.state.standing(chooser).targets:
         for u in candidates:
-            if u == target or board.type(u).code == target:
+            if u == target or board.type(u).code == target or KINDS.get(target) == board.kind(u):
                 return u
 
     def key(u: str) -> tuple[int, ...]:

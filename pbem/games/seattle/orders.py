@@ -244,6 +244,8 @@ _HEAD_WORDS = sorted(w for w in _HEAD_OF if len(w) > 2)
 _SEPARATORS = re.compile(r"[\s,;>/:\u2192]+")
 _UNIT = re.compile(r"([A-Z]{2,4})([0-9]{0,3})")
 CODES = {t.code for t in TABLES.units}
+#: Words for "any unit of this kind" (2.1): PLACE CROWD westlake places the next arriving Crowd.
+KINDS = {w: k.lower() for k in ("GROUP", "CROWD") for w in KEYWORDS[k]}
 
 
 def is_word(word: str, key: str) -> bool:
@@ -298,6 +300,8 @@ def _words(text: str) -> list[str]:
 
 
 def is_unit_word(word: str) -> bool:
+    if word in KINDS:
+        return True
     m = _UNIT.fullmatch(word)
     return bool(m) and m.group(1) in CODES if m else False
 
@@ -325,6 +329,11 @@ def _unknown(word: str) -> Problem:
                                                     else msg("hint-order-forms"))
 
 
+def _unit_type_word(word: str) -> bool:
+    m = _UNIT.fullmatch(word)
+    return bool(m) and not m.group(2)  # type: ignore[union-attr]
+
+
 def _unit_words(words: list[str]) -> tuple[list[str], list[str]]:
     """Unit words at the start (ids, types, a count after a type), and the rest."""
     out: list[str] = []
@@ -333,7 +342,7 @@ def _unit_words(words: list[str]) -> tuple[list[str], list[str]]:
         w = words[i]
         if is_unit_word(w):
             out.append(w)
-        elif w.isdigit() and out and _UNIT.fullmatch(out[-1]) and not _UNIT.fullmatch(out[-1]).group(2):  # type: ignore[union-attr]
+        elif w.isdigit() and out and (out[-1] in KINDS or _unit_type_word(out[-1])):
             out.append(w)
         else:
             break

@@ -168,8 +168,10 @@ class Planner:
             self.err(item, msg("err-unit-not-here", unit=word, what=what, where=where),
                      msg("hint-candidates", units=_ids(free)) if free else None)
             return None
+        from pbem.games.seattle.orders import KINDS
+
         for u in free:
-            if self.board.type(u).code == word:
+            if self.board.type(u).code == word or KINDS.get(word) == self.board.kind(u):
                 return u
         self.err(item, msg("err-no-such-left", code=word, what=what),
                  msg("hint-candidates", units=_ids(free)) if free else None)

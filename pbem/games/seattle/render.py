@@ -31,17 +31,21 @@ Barricades are striped bars on the area's left vertex (7.2); areas holding both 
 dashed red ring. A night turn darkens the sheet.
 
 The turn's marks come from ``view["log"]``: moves as arrows from area to area in the side's
-colour (reactions dashed; several counters on the same path share one arrow with a count),
-counters arriving from or leaving to boxes off the sheet as "+N"/"-N" badges, each combat as a
-card under its area ("attacker's result / defender's result"), each barricade attempt as the
-die and a tick or a cross.
+colour (reactions dashed; several counters on the same path share one arrow, labelled with their
+ids or their count), counters arriving from a box (the piles, the Reserve Pool) or leaving for one
+as "+N"/"-N" badges in the side's colour, each combat as a card under its area ("attacker's result
+/ defender's result"), each barricade attempt as the die and a tick or a cross; the panel lists
+the combats with totals and dice.
 
 Speed (``design/performance.md``): everything that does not change between turns (paper,
 water, streets, I-5, lines, areas, names, badges, the panel's frames, the tracks' scales and
 the legend) is one static part built once per process and language (:func:`_static_sheet`,
 keyed by the view's areas and turns) and written first, so the rasteriser draws it once per
 width. The dynamic part is batched: one path per counter colour, one text run per ink for
-all ids and factors, one path per arrow style, so a busy map stays around 100 elements.
+all ids and factors, one path per arrow style: a mid-game map is about 200 elements, 75 of
+them dynamic. Render + rasterise at 1600 px takes ~70-90 ms on the 2-core server once the sheet
+is cached (~220-240 ms for the first map of a language and width; ``benchmarks/render_seattle.py``);
+the street grid's edges make the PNG (~300 KiB) and its encoding a little heavier than Kriegspiel's.
 """
 
 from __future__ import annotations
@@ -110,7 +114,7 @@ CORE_EDGE: Final = "#5b5040"
 CIRCLE_FILL: Final = "#e3ebe6"
 CIRCLE_EDGE: Final = "#5e6a62"
 BADGE: Final = "#6f5314"
-NIGHT: Final = "#0b1f3a"
+NIGHT: Final = "#102a5c"
 NIGHT_CELL: Final = "#2d3e5c"
 DAY_CELL: Final = "#fbf6e6"
 CONTESTED: Final = "#b8321a"
@@ -137,21 +141,10 @@ COUNTER_COLOURS: Final[dict[str, tuple[str, str, str]]] = {
 }
 UNKNOWN_COLOURS: Final = ("#d9d4c7", "#6b675e", "#2b2a27")
 
-#: The order of the counter table and of the legend: (type key, code, colour, kind, side).
-UNIT_TYPES: Final = (
-    ("anarchists", "AN", "white-black", "group", DEM),
-    ("antagonists", "AT", "red", "group", DEM),
-    ("opportunists", "OP", "yellow", "group", DEM),
-    ("organised-labour", "OL", "orange", "crowd", DEM),
-    ("progressives", "PR", "pink", "crowd", DEM),
-    ("environmentalists", "EN", "green", "crowd", DEM),
-    ("spd", "SPD", "blue", "police", AUTH),
-    ("wsp", "WSP", "blue", "police", AUTH),
-    ("ngmp", "NG", "blue", "police", AUTH),
-)
-
-#: The Visibility Index track: reinforcement bands of 4.21 (first value, reaction moves).
-VIS_BANDS: Final = ((0, 0), (21, 1), (41, 2), (61, 3), (81, 4), (101, 5))
+#: A unit type as the view gives it: (type key, code, colour, kind, side), in the view's order.
+UnitKey = tuple[str, str, str, str, str]
+#: A band of the reinforcement table (4.21) as the view gives it: (first value, reaction moves).
+BandKey = tuple[int, int]
 VIS_MAX: Final = 120  # the track's right end; higher values sit at the end, with their number
 
 PERIODS: Final = ("morning", "midday", "afternoon", "night")
@@ -263,21 +256,17 @@ def _pool_rect() -> tuple[float, float, float, float]:
 # -- geography (static) ---------------------------------------------------------------------------
 
 #: Elliott Bay: the land's edge from the North-West down to the South (tenths of an inch).
-SHORE: Final = ((0, 15), (6, 35), (10.5, 55), (12.5, 72), (12, 90), (12.5, 108), (16, 128), (20, 148),
-                (24, 170))
+SHORE: Final = ((5, 0), (8.5, 20), (11.5, 40), (13.5, 58), (14.5, 72), (12.5, 86), (11.5, 98), (13, 112),
+                (17, 128), (22, 145), (27, 160), (30, 170))
 #: Lake Union, its southern tip above South Lake Union.
 LAKE: Final = ((52, 0), (55, 4), (60, 7.5), (66, 9.5), (73, 9), (78, 6), (81, 2.5), (82, 0))
 #: I-5, North to South, between the core and Capitol Hill / First Hill.
 I5: Final = ((77, 0), (81, 22), (87, 44), (96, 60), (97, 74), (88, 94), (83, 114), (85, 134), (90, 152),
              (93, 170))
 #: Piers along the waterfront: (y of the pier on the shore, length) - they jut into the bay.
-PIERS: Final = ((64, 4.0), (77, 5.0), (83, 5.5), (88, 5.5), (100, 5.0), (106, 5.0), (113, 4.5), (119, 4.0))
+PIERS: Final = ((66, 4.0), (80, 5.0), (86, 5.0), (104, 5.0), (110, 5.0), (117, 4.5), (124, 4.0), (132, 3.5))
 #: The downtown grid (tilted like Seattle's) covers this convex region; outside it runs North-South.
-DOWNTOWN: Final = ((2, 28), (30, 26), (82, 30), (93, 60), (92, 78), (80, 108), (74, 127), (0, 127))
-UPTOWN_EAST: Final = ((86, 0), (110, 0), (110, 170), (90, 170), (86, 132), (84, 112), (96, 76), (97, 58),
-                      (84, 30))
-SOUTH: Final = ((0, 127), (76, 127), (86, 140), (92, 170), (0, 170))
-NORTH: Final = ((0, 0), (86, 0), (84, 30), (30, 26), (2, 28))
+DOWNTOWN: Final = ((2, 28), (30, 26), (80, 29), (91, 58), (91, 80), (81, 110), (75, 127), (0, 127))
 GRID_TILT: Final = 32.0  # degrees: the downtown avenues run from North-North-West
 
 
@@ -346,23 +335,24 @@ def _smooth(points: Sequence[Point]) -> Path:
 def _geography(catalog: Catalog, lang: str) -> str:
     out: list[str] = [svg.rect(MAP_X, MAP_Y, MAP_W, MAP_H, fill=LAND)]
     streets = Path()
-    avenues = Path()
-    for poly in (UPTOWN_EAST, SOUTH, NORTH):
-        _grid(poly, 0.0, 26.0, streets)
+    _grid(((0, 0), (SHEET_W, 0), (SHEET_W, SHEET_H), (0, SHEET_H)), 0.0, 26.0, streets)
+    out.append(svg.path(streets, fill="none", stroke=STREET, stroke_width=4.5, stroke_linecap="butt"))
+    # The downtown core: its own grid, tilted like Seattle's, every fourth avenue wider.
+    out.append(svg.polygon([sheet(x, y) for x, y in DOWNTOWN], fill=LAND))
+    streets, avenues = Path(), Path()
     _grid(DOWNTOWN, GRID_TILT, 24.0, streets, avenues, 4)
     out.append(svg.path(streets, fill="none", stroke=STREET, stroke_width=4.5, stroke_linecap="butt"))
     out.append(svg.path(avenues, fill="none", stroke=STREET, stroke_width=8))
     # Elliott Bay: everything West of the shore.
-    shore = [sheet(x, y) for x, y in SHORE]
-    bay = _smooth(shore).line(MAP_X, MAP_Y + MAP_H).line(MAP_X, MAP_Y).close()
-    out.append(svg.path(bay, fill=WATER))
+    shore = [sheet(x, y) for x, y in _shore()]
+    out.append(svg.polygon([*shore, (MAP_X, MAP_Y + MAP_H), (MAP_X, MAP_Y)], fill=WATER))
     piers = Path()
     for y, length in PIERS:
         x = _shore_x(y)
-        a, b = sheet(x + 0.6, y - 0.9), sheet(x - length, y + 0.9)
+        a, b = sheet(x + 0.3, y - 0.9), sheet(x - length, y + 0.9)
         piers.rect(b[0], a[1], a[0] - b[0], b[1] - a[1])
     out.append(svg.path(piers, fill=LAND, stroke=WATER_EDGE, stroke_width=1.2))
-    out.append(svg.path(_smooth(shore), fill="none", stroke=WATER_EDGE, stroke_width=2))
+    out.append(svg.polyline(shore, stroke=WATER_EDGE, stroke_width=2))
     # Lake Union.
     lake = _smooth([sheet(x, y) for x, y in LAKE]).close()
     out.append(svg.path(lake, fill=WATER, stroke=WATER_EDGE, stroke_width=2))
@@ -399,12 +389,29 @@ def _geography(catalog: Catalog, lang: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=1)
+def _shore() -> tuple[tuple[float, float], ...]:
+    """The shore as a smooth polyline (tenths): quadratic curves through the midpoints of SHORE."""
+    pts: list[tuple[float, float]] = [SHORE[0]]
+    for i in range(1, len(SHORE) - 1):
+        a = pts[-1]
+        c = SHORE[i]
+        b = ((SHORE[i][0] + SHORE[i + 1][0]) / 2, (SHORE[i][1] + SHORE[i + 1][1]) / 2)
+        for k in range(1, 9):
+            t = k / 8
+            pts.append(((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
+                        (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]))
+    pts.append(SHORE[-1])
+    return tuple(pts)
+
+
 def _shore_x(y: float) -> float:
-    """x of the shore line at ``y`` (tenths; straight segments between the SHORE points)."""
-    for (x0, y0), (x1, y1) in zip(SHORE, SHORE[1:]):
+    """x of the shore at ``y`` (tenths)."""
+    pts = _shore()
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
         if y0 <= y <= y1:
             return x0 + (x1 - x0) * (y - y0) / ((y1 - y0) or 1)
-    return SHORE[-1][0]
+    return pts[-1][0]
 
 
 # -- the static sheet and panel ------------------------------------------------------------------------
@@ -475,7 +482,7 @@ def _pool_static(catalog: Catalog, lang: str) -> str:
 
 
 TRACK_ROW_H: Final = 52.0
-TRACK_HEAD_W: Final = 74.0
+TRACK_HEAD_W: Final = 82.0
 
 
 def _track_cell(number: int, turns: Sequence[TurnKey]) -> tuple[float, float, float, float] | None:
@@ -514,13 +521,13 @@ def _turn_track_static(turns: Sequence[TurnKey], catalog: Catalog, lang: str) ->
         (numbers_night if t[3] else numbers_day).append((x + 12, y + 19, str(t[0])))
         if t[1] not in seen_dates:
             seen_dates.add(t[1])
-            dates.append((PANEL_X + 14, y + h / 2 + 4, _date(catalog, lang, t[1])))
+            dates.append((PANEL_X + 14, y + h / 2 + 4, _date(catalog, lang, t[1])))  # fits TRACK_HEAD_W
     out.append(svg.path(day, fill=DAY_CELL, stroke="#cfc8b6", stroke_width=1))
     out.append(svg.path(night, fill=NIGHT_CELL, stroke="#1b2a44", stroke_width=1))
     out.append(svg.path(optional, fill="none", stroke=theme.INK_SOFT, stroke_width=1.4, stroke_dasharray="4 3"))
     out.append(svg.text_run(numbers_day, font_size=13, bold=True, fill=theme.INK))
     out.append(svg.text_run(numbers_night, font_size=13, bold=True, fill="#f2ead2"))
-    out.append(svg.text_run(dates, font_size=12.5, bold=True, anchor="start", fill=theme.INK))
+    out.append(svg.text_run(dates, font_size=12, bold=True, anchor="start", fill=theme.INK))
     # A crescent moon on each night cell.
     moons = Path()
     for t in turns:
@@ -541,7 +548,7 @@ def _turn_track_static(turns: Sequence[TurnKey], catalog: Catalog, lang: str) ->
 
 VIS_X0: Final = PANEL_X + 22.0
 VIS_X1: Final = PANEL_X + PANEL_W - 34.0
-VIS_BAR_Y: Final = VIS_Y + 74.0
+VIS_BAR_Y: Final = VIS_Y + 80.0
 VIS_BAR_H: Final = 22.0
 
 
@@ -550,17 +557,30 @@ def _vis_x(value: int) -> float:
     return VIS_X0 + (VIS_X1 - VIS_X0) * v / VIS_MAX
 
 
-def _visibility_static(catalog: Catalog, lang: str) -> str:
+def _unit_keys(view: Mapping[str, Any]) -> tuple[UnitKey, ...]:
+    """The unit types of the view, Groups, Crowds, then the Authorities (the table's order)."""
+    rows = [(str(u.get("key")), str(u.get("code")), str(u.get("colour")), str(u.get("kind")), str(u.get("side")))
+            for u in _dicts(view.get("unit_types"))]
+    order = {"group": 0, "crowd": 1}
+    return tuple(sorted(rows, key=lambda r: (r[4] != DEM, order.get(r[3], 2))))
+
+
+def _band_keys(view: Mapping[str, Any]) -> tuple[BandKey, ...]:
+    rows = [(_int(b.get("min")), _int(b.get("reaction"))) for b in _dicts(view.get("vis_bands"))]
+    return tuple(rows) or ((0, 0),)
+
+
+def _visibility_static(bands: Sequence[BandKey], catalog: Catalog, lang: str) -> str:
     out = [_box(PANEL_X, VIS_Y, PANEL_W, ESC_Y - VIS_Y - 10, _text(catalog, lang, "map-visibility"))]
     shades = (Path(), Path())
     reach: list[tuple[float, float, str]] = []
     ticks = Path()
     tick_labels: list[tuple[float, float, str]] = []
-    for i, (start, reaction) in enumerate(VIS_BANDS):
-        end = VIS_BANDS[i + 1][0] if i + 1 < len(VIS_BANDS) else VIS_MAX + 1
+    for i, (start, reaction) in enumerate(bands):
+        end = bands[i + 1][0] if i + 1 < len(bands) else VIS_MAX + 1
         x0 = _vis_x(start) if start else VIS_X0
-        x1 = _vis_x(end - 1) if i + 1 < len(VIS_BANDS) else VIS_X1 + 14
-        if i + 1 < len(VIS_BANDS):
+        x1 = _vis_x(end - 1) if i + 1 < len(bands) else VIS_X1 + 14
+        if i + 1 < len(bands):
             x1 = (_vis_x(end - 1) + _vis_x(end)) / 2
         if i:
             x0 = (_vis_x(start - 1) + _vis_x(start)) / 2
@@ -579,12 +599,11 @@ def _visibility_static(catalog: Catalog, lang: str) -> str:
     out.append(svg.text_run(tick_labels, font_size=10, fill=theme.INK_SOFT))
     out.append(svg.text_run(reach, font_size=12, bold=True, fill=theme.INK))
     out.append(svg.text(VIS_X1 + 14, VIS_BAR_Y - 5, "+", font_size=11, fill=theme.INK_SOFT, text_anchor="end"))
-    out.append(svg.text(PANEL_X + PANEL_W - 12, VIS_Y + 22, _text(catalog, lang, "map-vis-reaction") + ": 0-5",
-                        font_size=10.5, fill=theme.INK_SOFT, text_anchor="end"))
     return "".join(out)
 
 
 ESC_BOX_W: Final = (PANEL_W - 24 - 16) / 3
+ESC_CELL_H: Final = 68.0
 
 
 def _escalation_static(catalog: Catalog, lang: str) -> str:
@@ -594,48 +613,52 @@ def _escalation_static(catalog: Catalog, lang: str) -> str:
     for phase in (1, 2, 3):
         x = PANEL_X + 12 + (phase - 1) * (ESC_BOX_W + 8)
         y = ESC_Y + 32
-        cells.round_rect(x, y, ESC_BOX_W, 66, 5)
-        for i, line in enumerate(_wrap(_text(catalog, lang, f"map-escalation-{phase}"), 9.5, ESC_BOX_W - 36)[:4]):
-            notes.append((x + 32, y + 14 + i * 12, line))
+        cells.round_rect(x, y, ESC_BOX_W, ESC_CELL_H, 5)
+        for i, line in enumerate(_wrap(_text(catalog, lang, f"map-escalation-{phase}"), 9.2, ESC_BOX_W - 36)[:5]):
+            notes.append((x + 32, y + 13 + i * 11.5, line))
     out.append(svg.path(cells, fill="#f1ece0", stroke="#cfc8b6", stroke_width=1))
-    out.append(svg.text_run(notes, font_size=9.5, anchor="start", fill=theme.INK_SOFT))
+    out.append(svg.text_run(notes, font_size=9.2, anchor="start", fill=theme.INK_SOFT))
     return "".join(out)
 
 
 OFF_COLUMNS: Final = ("map", "pool", "track", "pile", "away", "out")
-OFF_COL_W: Final = 50.0
-OFF_ROW_H: Final = 21.0
+OFF_COL_W: Final = 43.0
+OFF_ROW_H: Final = 20.0
 
 
-def _offmap_static(catalog: Catalog, lang: str) -> str:
+def _offmap_static(types: Sequence[UnitKey], catalog: Catalog, lang: str) -> str:
     out = [_box(PANEL_X, OFF_Y, PANEL_W, LEGEND_Y - OFF_Y - 10, _text(catalog, lang, "map-offmap"))]
     heads = [(_off_col_x(i), OFF_Y + 44, _text(catalog, lang, f"map-col-{c}")) for i, c in enumerate(OFF_COLUMNS)]
-    out.append(svg.text_run(heads, font_size=10.5, bold=True, fill=theme.INK_SOFT))
+    out.append(svg.text_run(heads, font_size=10, fill=theme.INK_SOFT))
     stripes = Path()
     names: list[tuple[float, float, str]] = []
+    codes: list[tuple[float, float, str]] = []
     swatches: dict[str, Path] = {}
-    for i, (key, code, colour, _kind, _side) in enumerate(UNIT_TYPES):
+    for i, (key, code, colour, _kind, _side) in enumerate(types):
         y = OFF_Y + 52 + i * OFF_ROW_H
         if i % 2 == 0:
             stripes.rect(PANEL_X + 8, y, PANEL_W - 16, OFF_ROW_H)
         swatches.setdefault(colour, Path()).rect(PANEL_X + 14, y + 4, 13, 13)
-        names.append((PANEL_X + 33, y + 15, f"{code}  {_text(catalog, lang, f'unit-{key}')}"))
+        codes.append((PANEL_X + 33, y + 15, code))
+        names.append((PANEL_X + 66, y + 15, _text(catalog, lang, f"unit-{key}")))
     out.append(svg.path(stripes, fill="#f1ece0"))
     for colour, p in swatches.items():
         fill, edge, _ink = COUNTER_COLOURS.get(colour, UNKNOWN_COLOURS)
         out.append(svg.path(p, fill=fill, stroke=edge, stroke_width=1.2))
+    out.append(svg.text_run(codes, font_size=10.5, bold=True, anchor="start", fill=theme.INK))
     out.append(svg.text_run(_fit_names(names), font_size=10.5, anchor="start", fill=theme.INK))
     return "".join(out)
 
 
 def _fit_names(names: list[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
     """Cut unit names so they end before the first number column."""
-    limit = _off_col_x(0) - OFF_COL_W / 2 - PANEL_X - 33 - 4
+    limit = _off_col_x(0) - OFF_COL_W / 2 - PANEL_X - 66 - 2
     out = []
     for x, y, label in names:
-        while svg.text_width(label, 10.5) > limit and len(label) > 4:
-            label = label[:-2] + "…"
-            label = label[:-1].rstrip() + "…"
+        if svg.text_width(label, 10.5) > limit:
+            while svg.text_width(label + "…", 10.5) > limit and len(label) > 3:
+                label = label[:-1]
+            label = label.rstrip(" (") + "…"
         out.append((x, y, label))
     return out
 
@@ -650,17 +673,17 @@ def _legend(catalog: Catalog, lang: str) -> str:
     out = [_box(PANEL_X, y0, PANEL_W, h, _text(catalog, lang, "map-legend"))]
     rows = ("core", "circle", "line", "group", "crowd", "police", "barricade", "contested", "move", "arrival",
             "combat", "try")
-    row_h = min(38.0, (h - 40) / len(rows))
+    row_h = min(44.0, (h - 56) / len(rows))
     texts: list[tuple[float, float, str]] = []
     icons: list[str] = []
     counters = _Counters()
     for i, key in enumerate(rows):
         cy = y0 + 44 + i * row_h + row_h / 2 - 6
-        cx = PANEL_X + 42
+        cx = PANEL_X + 50
         label = _text(catalog, lang, f"map-legend-{key}")
-        lines = _wrap(label, 11, PANEL_W - 100)
+        lines = _wrap(label, 11, PANEL_W - 118)
         for j, line in enumerate(lines[:2]):
-            texts.append((PANEL_X + 84, cy + 4 - (len(lines[:2]) - 1) * 6.5 + j * 13, line))
+            texts.append((PANEL_X + 106, cy + 4 - (len(lines[:2]) - 1) * 6.5 + j * 13, line))
         if key == "core":
             icons.append(svg.polygon(hexagon(cx, cy, 17), fill=CORE_FILL[2], stroke=CORE_EDGE, stroke_width=1.8))
             icons.append(svg.circle(cx + 12, cy - 13, 8, fill=BADGE, stroke="#ffffff", stroke_width=1.4))
@@ -680,13 +703,12 @@ def _legend(catalog: Catalog, lang: str) -> str:
                        "police": [("SPD4", "spd", "SPD", "blue", "police", 4, 4, 3),
                                   ("WSP1", "wsp", "WSP", "blue", "police", 3, 5, 3),
                                   ("NG2", "ngmp", "NG", "blue", "police", 2, 6, 3)]}[key]
-            scale = 0.8
-            for j, (uid, tkey, code, colour, kind, c, m, mv) in enumerate(samples[:2] if key != "police" else samples):
+            size = 29.0
+            for j, (uid, tkey, code, colour, kind, c, m, mv) in enumerate(samples):
                 unit = {"id": uid, "type": tkey, "code": code, "colour": colour, "kind": kind, "combat": c,
                         "morale": m, "move": mv}
-                step = 28 if key == "police" else 36
-                counters.add(unit, cx - 30 + j * step + (0 if key == "police" else 6), cy - 16 * scale * 1.25,
-                             size=COUNTER * scale)
+                left = cx - (len(samples) * (size + 2) - 2) / 2
+                counters.add(unit, left + j * (size + 2), cy - size / 2, size=size)
         elif key == "barricade":
             icons.append(_barricades([(cx, cy)]))
         elif key == "contested":
@@ -711,15 +733,16 @@ def _legend(catalog: Catalog, lang: str) -> str:
 
 
 @static_part(maxsize=8)
-def _static_sheet(lang: str, areas: tuple[AreaKey, ...], turns: tuple[TurnKey, ...]) -> str:
-    """Everything that never changes in a game: built once per process, language, map and track."""
+def _static_sheet(lang: str, areas: tuple[AreaKey, ...], turns: tuple[TurnKey, ...], bands: tuple[BandKey, ...],
+                  types: tuple[UnitKey, ...]) -> str:
+    """Everything that never changes in a game: built once per process, language, map, track and tables."""
     catalog = _catalog()
     out = [svg.rect(0, 0, WIDTH, HEIGHT, fill=theme.PAPER), _geography(catalog, lang), _areas(areas, catalog, lang),
-           _pool_static(catalog, lang), _turn_track_static(turns, catalog, lang), _visibility_static(catalog, lang),
+           _pool_static(catalog, lang), _turn_track_static(turns, catalog, lang), _visibility_static(bands, catalog, lang),
            _escalation_static(catalog, lang), _box(PANEL_X, EVENT_Y, PANEL_W, LOG_Y - EVENT_Y - 10,
                                                    _text(catalog, lang, "map-event")),
            _box(PANEL_X, LOG_Y, PANEL_W, OFF_Y - LOG_Y - 10, _text(catalog, lang, "map-combats")),
-           _offmap_static(catalog, lang), _legend(catalog, lang)]
+           _offmap_static(types, catalog, lang), _legend(catalog, lang)]
     return "".join(out)
 
 
@@ -866,14 +889,14 @@ def _combat_cards(items: Sequence[tuple[Point, str, str, str, str]], compact: bo
     fs = 12.5 if compact else 14.0
     for (x, y), att_side, att, def_side, dfn in items:
         wa, wd, ws = (svg.text_width(att, fs, bold=True), svg.text_width(dfn, fs, bold=True),
-                      svg.text_width(" / ", fs, bold=True))
+                      svg.text_width("/", fs, bold=True) + 10)
         w = 26 + wa + ws + wd + 8
         left = x - w / 2
         cards.round_rect(left, y - 12, w, 24, 5)
         bursts.polygon(_star(left + 12, y, 9, 4, 8))
         tx = left + 24
         by_side.setdefault(att_side, []).append((tx, y + 5, att))
-        slashes.append((tx + wa, y + 5, " / "))
+        slashes.append((tx + wa + 5, y + 5, "/"))
         by_side.setdefault(def_side, []).append((tx + wa + ws, y + 5, dfn))
     out = [svg.path(cards, fill="#ffffff", stroke=CONTESTED, stroke_width=2),
            svg.path(bursts, fill=CONTESTED)]
@@ -917,19 +940,13 @@ class _Marks:
     def __init__(self, centres: Mapping[str, Point], units: Mapping[str, Mapping[str, Any]]) -> None:
         self.centres = centres
         self.units = units
-        x, y, w, _h = _pool_rect()
-        self.pool = (x + w / 2, y + 60)
         self.arrows: dict[tuple[str, bool, tuple[Point, ...]], list[str]] = {}
         self.badges: dict[tuple[str, str, str], int] = {}  # (area, side, "+"/"-") -> count
         self.combats: list[dict[str, Any]] = []
         self.tries: list[dict[str, Any]] = []
 
     def point(self, loc: str) -> Point | None:
-        if loc in self.centres:
-            return self.centres[loc]
-        if loc == "reserve":
-            return self.pool
-        return None
+        return self.centres.get(loc)
 
     def move(self, move: Mapping[str, Any]) -> None:
         path = _strs(move.get("path"))
@@ -960,8 +977,7 @@ class _Marks:
             shifted = _offset(pts, off)
             if len(shifted) < 2:
                 continue
-            start = shifted[0]
-            a_in = HEX_R * 0.55 if pts[0] != self.pool else 16
+            a_in = HEX_R * 0.55
             first = svg.shorten(shifted[0], shifted[1], a_in, 0)[0]
             end = svg.shorten(shifted[-2], shifted[-1], 0, HEX_R * 0.72)[1]
             run = [first, *shifted[1:-1], end]
@@ -972,7 +988,6 @@ class _Marks:
             mx, my = (mid_a[0] + mid_b[0]) / 2, (mid_a[1] + mid_b[1]) / 2
             label = " ".join(uids) if len(uids) <= 2 else f"×{len(uids)}"
             labels.append((mx, my - 6 if side == DEM else my + 14, label))
-            del start
         if casing:
             out.append(svg.path(casing, fill="none", stroke="#ffffff", stroke_width=8, stroke_opacity=0.85,
                                 stroke_linejoin="round", stroke_linecap="round"))
@@ -1020,20 +1035,21 @@ def _title(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
                                                                                           f"period-{period}")
         if when:
             parts.append(when)
-    else:
-        parts.append(_text(catalog, lang, "map-setup"))
     stage = str(view.get("stage") or "")
     if stage:
         parts.append(_stage(catalog, lang, stage))
-    status = "  ·  ".join(parts)
+    if not turn and not stage.startswith("setup"):
+        parts.insert(0, _text(catalog, lang, "map-setup"))
+    status = " · ".join(parts)
     out.append(svg.text(x, 40, status, font_size=18, fill=theme.INK))
     if view.get("night"):
         mx = x + svg.text_width(status, 18) + 20
         out.append(svg.path(f"M{svg.num(mx + 4)},21a11,11 0 1,0 6,19a9,9 0 1,1 -6,-19z", fill="#c9a227"))
     viewer = view.get("viewer")
     if viewer in (DEM, AUTH):
-        out.append(svg.text(WIDTH - PAD, 40, _text(catalog, lang, "map-for", side=_text(catalog, lang, f"side-{viewer}")),
-                            font_size=14, fill=theme.INK_SOFT, text_anchor="end"))
+        side = _text(catalog, lang, f"side-{viewer}")
+        out.append(svg.text(WIDTH - PAD, 40, _text(catalog, lang, "map-for", side=side), font_size=14,
+                            fill=theme.INK_SOFT, text_anchor="end"))
     out.append(svg.line(PAD, TITLE_H - 8, WIDTH - PAD, TITLE_H - 8, stroke="#d6d0c0", stroke_width=1))
     return "".join(out)
 
@@ -1068,9 +1084,8 @@ def _turn_marks(view: Mapping[str, Any], turns: Sequence[TurnKey], units: Mappin
         for i, (code, n) in enumerate(sorted(counts.items())):
             label = f"{n} {code}"
             cw = svg.text_width(label, 10, bold=True) + 8
-            cx = x + w - 4 - cw
-            cy = y + h - 20 - i * 0  # one chip per code, stacked leftwards
-            cx -= i * (cw + 2)
+            cx = x + w - 4 - cw  # one chip per code, right-aligned, upwards from the bottom
+            cy = y + h - 20 - i * 17
             chips.round_rect(cx, cy, cw, 15, 3)
             labels.append((cx + cw / 2, cy + 11, label))
     if chips:
@@ -1102,15 +1117,14 @@ def _vis_marks(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
     for side, p in pins.items():
         out.append(svg.path(p, fill=SIDE_INK[side], stroke="#ffffff", stroke_width=1.2))
     out.append(svg.text_run(labels, font_size=12.5, bold=True, fill="#ffffff"))
-    rows = [(DEM, dem, VIS_Y + 44), (AUTH, auth, VIS_BAR_Y + VIS_BAR_H + 66)]
-    texts = {DEM: [], AUTH: []}  # type: dict[str, list[tuple[float, float, str]]]
-    for side, value, y in rows:
-        label = (f"{_text(catalog, lang, 'map-vis-dem' if side == DEM else 'map-vis-auth')} {value}"
-                 f"  ·  {_text(catalog, lang, 'map-vis-reaction')}: {_int(reaction.get(side))}")
-        texts[side].append((PANEL_X + 14, y, label))
-    for side, t in texts.items():
-        out.append(svg.text_run(t, font_size=12, bold=True, anchor="start", fill=SIDE_INK[side]))
-    out.append(svg.text(PANEL_X + PANEL_W - 12, VIS_BAR_Y + VIS_BAR_H + 66,
+    for side, value, y in ((DEM, dem, VIS_Y + 44), (AUTH, auth, VIS_Y + 150)):
+        name = _text(catalog, lang, "map-vis-dem" if side == DEM else "map-vis-auth")
+        reach = f"{_text(catalog, lang, 'map-vis-reaction')}: {_int(reaction.get(side))}"
+        out.append(svg.text_run([(PANEL_X + 14, y, f"{name}: {value}")], font_size=12.5, bold=True, anchor="start",
+                                fill=SIDE_INK[side]))
+        out.append(svg.text_run([(PANEL_X + PANEL_W - 12, y, reach)], font_size=11.5, anchor="end",
+                                fill=SIDE_INK[side]))
+    out.append(svg.text(PANEL_X + PANEL_W - 12, VIS_Y + 22,
                         _text(catalog, lang, "map-vis-lead", lead=f"{dem - auth:+d}"), font_size=11.5,
                         fill=theme.INK_SOFT, text_anchor="end"))
     return "".join(out)
@@ -1122,7 +1136,7 @@ def _escalation_marks(view: Mapping[str, Any], catalog: Catalog, lang: str) -> s
     numbers_on: list[tuple[float, float, str]] = []
     numbers_off: list[tuple[float, float, str]] = []
     x = PANEL_X + 12 + (phase - 1) * (ESC_BOX_W + 8)
-    out.append(svg.rect(x, ESC_Y + 32, ESC_BOX_W, 66, rx=5, fill="none", stroke="#d55e00", stroke_width=3.5))
+    out.append(svg.rect(x, ESC_Y + 32, ESC_BOX_W, ESC_CELL_H, rx=5, fill="none", stroke="#d55e00", stroke_width=3.5))
     discs = Path()
     on = Path()
     for p in (1, 2, 3):
@@ -1179,7 +1193,7 @@ def _event(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
         notes.append(_text(catalog, lang, "map-event-from", turn=_int(ev.get("turn"))))
     yy = y0 + 13 + len(head) * 17
     if notes:
-        out.append(svg.text(tx, yy, "  ".join(notes), font_size=11.5, font_weight="bold", fill="#d55e00"))
+        out.append(svg.text(tx, yy, " ".join(notes), font_size=11.5, font_weight="bold", fill="#d55e00"))
         yy += 15
     body = _wrap(_text(catalog, lang, f"event-{key}-text"), 11, PANEL_W - 28)
     yy = max(yy, y0 + 46) + 4
@@ -1217,16 +1231,16 @@ def _log_lines(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
         return svg.text(x0, y0, _text(catalog, lang, "map-no-combats"), font_size=12, font_style="italic",
                         fill=theme.INK_SOFT)
     room = int((OFF_Y - 16 - y0) // 15) + 1
-    wrapped: list[tuple[str, str]] = []
+    wrapped: list[tuple[str, str, bool]] = []  # (text, colour, first line of an entry)
     for text, colour in lines:
-        for i, part in enumerate(_wrap(text, 11, PANEL_W - 32)):
-            wrapped.append((("   " if i else "") + part, colour))
+        for i, part in enumerate(_wrap(text, 11, PANEL_W - 44)):
+            wrapped.append((part, colour, i == 0))
     if len(wrapped) > room:
-        rest = len(lines) - sum(1 for t, _c in wrapped[: room - 1] if not t.startswith("   "))
-        wrapped = wrapped[: room - 1] + [(_text(catalog, lang, "map-more", count=rest), theme.INK_SOFT)]
+        rest = len(lines) - sum(1 for _t, _c, first in wrapped[: room - 1] if first)
+        wrapped = wrapped[: room - 1] + [(_text(catalog, lang, "map-more", count=rest), theme.INK_SOFT, True)]
     by_colour: dict[str, list[tuple[float, float, str]]] = {}
-    for i, (text, colour) in enumerate(wrapped):
-        by_colour.setdefault(colour, []).append((x0, y0 + i * 15, text))
+    for i, (text, colour, first) in enumerate(wrapped):
+        by_colour.setdefault(colour, []).append((x0 if first else x0 + 14, y0 + i * 15, text))
     return "".join(svg.text_run(v, font_size=11, anchor="start", fill=k) for k, v in by_colour.items())
 
 
@@ -1234,7 +1248,7 @@ def _side_short(catalog: Catalog, lang: str, side: str) -> str:
     return _text(catalog, lang, f"side-{side}") if side in (DEM, AUTH) else side
 
 
-def _offmap_counts(view: Mapping[str, Any], units: Mapping[str, Mapping[str, Any]]) -> str:
+def _offmap_counts(view: Mapping[str, Any], units: Mapping[str, Mapping[str, Any]], types: Sequence[UnitKey]) -> str:
     counts: dict[tuple[str, str], int] = {}
     column = {"reserve": "pool", "pile": "pile", "away": "away", "festival": "away", "out": "out", "desk": "out"}
     area_ids = {str(a.get("id")) for a in _dicts(view.get("areas"))}
@@ -1247,7 +1261,7 @@ def _offmap_counts(view: Mapping[str, Any], units: Mapping[str, Mapping[str, Any
         counts[(key, col)] = counts.get((key, col), 0) + 1
     labels: list[tuple[float, float, str]] = []
     zeros: list[tuple[float, float, str]] = []
-    for i, (key, _code, _colour, _kind, _side) in enumerate(UNIT_TYPES):
+    for i, (key, _code, _colour, _kind, _side) in enumerate(types):
         y = OFF_Y + 52 + i * OFF_ROW_H + 15
         for j, col in enumerate(OFF_COLUMNS):
             n = counts.get((key, col), 0)
@@ -1294,9 +1308,10 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
 
     canvas = svg.Canvas(WIDTH, HEIGHT, layers=("sheet", "night", "rings", "counters", "marks", "panel", "title"),
                         static=("sheet",), title=_text(catalog, code, "map-title"))
-    canvas.add(_static_sheet(code, areas, turns), layer="sheet")
+    types = _unit_keys(view)
+    canvas.add(_static_sheet(code, areas, turns, _band_keys(view), types), layer="sheet")
     if view.get("night"):
-        canvas.add(svg.rect(MAP_X, MAP_Y, MAP_W, MAP_H, fill=NIGHT, fill_opacity=0.2), layer="night")
+        canvas.add(svg.rect(MAP_X, MAP_Y, MAP_W, MAP_H, fill=NIGHT, fill_opacity=0.24), layer="night")
 
     counters = _Counters()
     rings = Path()
@@ -1318,8 +1333,10 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
             else:
                 rings.circle(cx, cy, CIRCLE_R + 7)
         if area.get("barricade"):
-            left = HEX_R if kinds.get(aid) == "core" else CIRCLE_R
-            barricades.append((cx - left - 4, cy - 6))
+            count = len(dem) + len(auth)
+            half = (2 if count <= 4 else 3 if count <= 9 else 4) * PITCH / 2 if count else 0
+            left = max(HEX_R if kinds.get(aid) == "core" else CIRCLE_R, half)
+            barricades.append((cx - left - 14, cy - 4))
     # The Reserve Pool's counters.
     px, py, pw, _ph = _pool_rect()
     boxes = view.get("boxes") if isinstance(view.get("boxes"), dict) else {}
@@ -1387,7 +1404,7 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     canvas.add(_escalation_marks(view, catalog, code), layer="panel")
     canvas.add(_event(view, catalog, code), layer="panel")
     canvas.add(_log_lines(view, catalog, code), layer="panel")
-    canvas.add(_offmap_counts(view, units), layer="panel")
+    canvas.add(_offmap_counts(view, units, types), layer="panel")
     canvas.add(_outcome(view, catalog, code), layer="panel")
     canvas.add(_title(view, catalog, code), layer="title")
     return canvas.to_svg()

@@ -95,6 +95,10 @@ def build_view(state: State, viewer: str | None) -> View:
         "track": [{"turn": t, "units": track[t]} for t in sorted(track)],
         "barricades": sorted(board.barricades),
         "barricades_left": TABLES.markers[0].count - len(board.barricades),
+        "unit_types": [{"key": t.key, "code": t.code, "colour": t.colour, "kind": t.kind, "side": t.side,
+                        "combat": t.combat, "morale": t.morale, "move": t.move, "count": t.count}
+                       for t in TABLES.units],
+        "vis_bands": [{"min": b.min, "max": b.max, "reaction": b.reaction} for b in TABLES.reinforcements],
         "turns": [{"number": t.number, "date": t.date, "period": t.period.key, "night": t.night,
                    "optional": t.optional} for t in TABLES.turns if t.number <= state.last_turn],
         "pending": ({"arrivals": list(pending.arrivals), "choose": pending.choose,
