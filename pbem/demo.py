@@ -57,6 +57,7 @@ class Script:
     seats: tuple[tuple[str, str, str], ...]  # seat, local part, language
     steps: tuple[ScriptStep, ...]
     options: dict[str, str] = field(default_factory=dict)
+    finish: bool = False  # after the steps, every awaited seat passes until the game ends
 
 
 def load_script(kind: str) -> Script:
@@ -69,7 +70,8 @@ def load_script(kind: str) -> Script:
     seats = tuple((s["seat"], s["player"], s.get("language", "en")) for s in data["seats"])
     steps = tuple(ScriptStep(s["seat"], s["orders"].strip(), s.get("expect", "orders"), s.get("note", ""),
                              s.get("turn")) for s in data["step"])
-    return Script(kind, data.get("name", f"{kind} demo"), seats, steps, dict(data.get("options", {})))
+    return Script(kind, data.get("name", f"{kind} demo"), seats, steps, dict(data.get("options", {})),
+                  bool(data.get("finish", False)))
 
 
 def scripted_kinds() -> list[str]:
@@ -186,13 +188,14 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
     for i, step in enumerate(script.steps):
         if clock is not None:
             clock.advance(hours=1)
-        awaited = games.show_game(ctx, game_id)["awaiting"]
-        if step.seat not in awaited and len(awaited) == 1:
-            # The die gave the other seat the first move: it passes, the script goes on.
-            await table.send(game_id, awaited[0], _pass_word(script.kind))
-            await table.settle()
-            await table.collect_all()
-            results.append({"step": 0, "seat": awaited[0], "outcome": "orders", "note": "passes"})
+        # Phases the script does not play (the dice decide which come): the awaited seats pass.
+        for _ in range(MAX_PASSES):
+            awaited = games.show_game(ctx, game_id)["awaiting"]
+            if step.seat in awaited or not awaited:
+                break
+            for seat in awaited:
+                await _pass(table, game_id, seat, script.kind)
+                results.append({"step": 0, "seat": seat, "outcome": "orders", "note": "passes"})
         await table.send(game_id, step.seat, step.text, step.turn)
         await table.settle()
         got = await table.collect_all()
@@ -206,6 +209,15 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
             raise PbemError(f"step {i + 1} ({step.seat}: {step.note or step.text[:40]}): expected {step.expect}, "
                             f"got {outcome}:\n{texts}")
         results.append({"step": i + 1, "seat": step.seat, "outcome": outcome, "note": step.note})
+    for _ in range(MAX_PASSES * 20 if script.finish else 0):
+        shown = games.show_game(ctx, game_id)
+        if shown["status"] == "finished" or not shown["awaiting"]:
+            break
+        if clock is not None:
+            clock.advance(hours=1)
+        for seat in shown["awaiting"]:
+            await _pass(table, game_id, seat, script.kind)
+        results.append({"step": 0, "seat": ",".join(shown["awaiting"]), "outcome": "orders", "note": "passes"})
     shown = games.show_game(ctx, game_id)
     summary: dict[str, Any] = {"game": game_id, "status": shown["status"], "outcome": shown["outcome"],
                                "steps": results, "mails": {s: len(m) for s, m in table.mail.items()}}
@@ -217,6 +229,15 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
         summary["verify"] = report.text()
         (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
     return summary
+
+
+MAX_PASSES = 30
+
+
+async def _pass(table: ScriptedTable, game_id: str, seat: str, kind: str) -> None:
+    await table.send(game_id, seat, _pass_word(kind))
+    await table.settle()
+    await table.collect_all()
 
 
 def _pass_word(kind: str) -> str:

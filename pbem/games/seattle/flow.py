@@ -180,6 +180,10 @@ def begin_turn(state: State, dice: Dice) -> State:
     if spd < 0:
         spd_removals = min(-spd, sum(1 for u in board.units(AUTH) if board.type(u).key == "spd"
                                      and (board.on_map(u) or board.loc[u] == RESERVE)))
+    if arrivals:
+        board.notes.append(("note-arrivals", " ".join(arrivals)))
+    if held:
+        board.notes.append(("note-held", " ".join(held)))
     pending = Pending(tuple(arrivals), amount if ev.key == "random-reinforcements" else 0,
                       board.vis[DEM] >= board.vis[AUTH] and not night, group_removals, 0,
                       spd_arrivals, spd_removals, attrition, bureaucracy, tuple(held))

@@ -89,7 +89,7 @@ def log_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
         if entry["phase"] == "random-event" and view["event"] and view["event"]["turn"] == entry["turn"]:
             ev = view["event"]
             roll = ev["roll"]
-            lines.append(t("report-event", tens=roll // 10, units=roll % 10, name=t(f"event-{ev['key']}"),
+            lines.append("  " + t("report-event", tens=roll // 10, units=roll % 10, name=t(f"event-{ev['key']}"),
                            text=t(f"event-{ev['key']}-text")))
             if ev["amount"]:
                 lines.append("  " + t("report-event-amount", count=ev["amount"]))
