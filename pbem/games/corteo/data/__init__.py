@@ -1,0 +1,1 @@
+"""Data of Corteo: the City (hex map, places, objectives) and the tables."""

@@ -1,0 +1,1 @@
+"""Tests of Corteo: the city and the tables."""
