@@ -15,6 +15,7 @@ _ENGINES: dict[str, str] = {
     "kriegspiel": "pbem.games.kriegspiel:RULES",
     "arditi": "pbem.games.arditi:RULES",
     "seattle": "pbem.games.seattle:RULES",
+    "corteo": "pbem.games.corteo:RULES",
 }
 _LOADED: dict[str, "Rules"] = {}
 

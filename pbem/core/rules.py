@@ -171,7 +171,10 @@ class Rules(Protocol):
         ...
 
     def help(self, lang: str) -> str:
-        """Rules summary and order syntax (welcome mail, HELP)."""
+        """Rules summary and order syntax (welcome mail, HELP).
+
+        An engine may also offer ``help_topic(topic, lang) -> str | None`` for ``HELP <topic>``
+        (Corteo's street guide: ``HELP streets``); the service uses it when present."""
         ...
 
     def template(self, state: Any, seat: str, lang: str) -> str:

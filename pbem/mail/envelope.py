@@ -56,7 +56,7 @@ _QUOTE = re.compile(r"^\s*((?:>\s?)+)")
 
 
 class Command(NamedTuple):
-    """A non-order request: HELP [kind], STATUS, MAP, HISTORY [n], ORDERS, SECRET NEW.
+    """A non-order request: HELP [kind] [topic], STATUS, MAP, HISTORY [n], ORDERS, SECRET NEW.
 
     A plain ``(name, arg)`` tuple; ``arg`` is the game kind for HELP and the turn number
     (as text) for HISTORY, else None.
@@ -297,10 +297,11 @@ def _command(name: str, tokens: list[str], lineno: int,
             problems.append((lineno, msg("envelope-extra-text", keyword=name, text=" ".join(args))))
         return Command("LEAVE")
     if name == "HELP":
-        if len(args) > 1:
+        # HELP, HELP <kind>, HELP <topic> (in a game block), HELP <kind> <topic>.
+        if len(args) > 2:
             problems.append((lineno, msg("envelope-extra-text", keyword=name,
-                                         text=" ".join(args[1:]))))
-        return Command(name, args[0].lower() if args else None)
+                                         text=" ".join(args[2:]))))
+        return Command(name, " ".join(a.lower() for a in args[:2]) if args else None)
     if name == "HISTORY":
         if not args:
             return Command(name)
@@ -325,8 +326,8 @@ def _no_block(lines: list[str]) -> Envelope:
         if not content:
             continue
         tokens = content.split()
-        if COMMANDS.get(_keyword(tokens[0])) == "HELP" and len(tokens) <= 2:
-            arg = tokens[1].lower() if len(tokens) == 2 else None
+        if COMMANDS.get(_keyword(tokens[0])) == "HELP" and len(tokens) <= 3:
+            arg = " ".join(t.lower() for t in tokens[1:]) or None
             return Envelope(command=Command("HELP", arg))
         break
     return Envelope(problems=((0, msg("envelope-no-game-block")),))

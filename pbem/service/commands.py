@@ -24,10 +24,22 @@ if TYPE_CHECKING:
     from pbem.service.inbound import Reply
 
 
+def topic_help(rules: object, topic: str | None, lang: str) -> str | None:
+    """A game's help on one topic (``HELP streets`` in Corteo), when the engine offers it: the
+    optional ``help_topic(topic, lang)`` of a rules engine."""
+    hook = getattr(rules, "help_topic", None)
+    if not topic or hook is None:
+        return None
+    text = hook(topic, lang)
+    return text if isinstance(text, str) else None
+
+
 def general_help(ctx: Context, lang: str, kind: str | None) -> str:
     if kind:
+        name, _, topic = kind.partition(" ")
         try:
-            return registry.get(kind).help(lang)
+            rules = registry.get(name)
+            return topic_help(rules, topic, lang) or rules.help(lang)
         except Exception:  # an unknown kind gets the general help
             pass
     titles = ", ".join(f"{k} ({registry.get(k).info.title})" for k in registry.kinds())
@@ -51,7 +63,11 @@ def answer(reply: "Reply", game: Game, seat: Seat, holder: Holder, command: str,
 
 def _help(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
     lang = holder.language
-    reply.send(holder.address, t("subject.help", lang), game_help(reply.ctx, game, lang))
+    words = (arg or "").split()
+    if words and words[0] == game.kind:
+        words = words[1:]  # HELP corteo streets, inside the game's block
+    text = topic_help(store.rules_of(game), " ".join(words), lang)
+    reply.send(holder.address, t("subject.help", lang), text or game_help(reply.ctx, game, lang))
 
 
 def _status(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:

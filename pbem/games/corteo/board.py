@@ -1,0 +1,450 @@
+"""A mutable working copy of a Corteo position, with the rule checks every step shares.
+
+Zones of control (2), terrain for movement (4c, 6d), costs with fractions rounded up (4c),
+stacking (9), throw lines (7a, 7f), the Corteo and its Head (10).  The parser's checks, the
+resolution, the ORDERS template and the random orders all play on a `Board`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import replace
+from fractions import Fraction
+from functools import cache
+
+from pbem.core.i18n import Message, msg
+from pbem.games.corteo.city import City, Hex, axis_direction, distance, load_city
+from pbem.games.corteo.rules import NUMBERS
+from pbem.games.corteo.state import (
+    CORTEO,
+    POTERE,
+    PRISON,
+    RESERVE,
+    Barricade,
+    Fight,
+    Note,
+    PhaseLog,
+    Smoke,
+    State,
+    Step,
+    Throw,
+    Unit,
+)
+from pbem.games.corteo.tables import TABLES, UnitType
+from pbem.games.corteo.units import Counter, counter
+
+NO_ZOC_TERRAIN = frozenset({"caseggiato", "fiume", "scale"})  # 2: no ZOC into these hexes
+
+
+@cache
+def city() -> City:
+    return load_city()
+
+
+@cache
+def _open() -> dict[Hex, tuple[Hex, ...]]:
+    """Each hex's open neighbours (no wall between), computed once: the hot path of movement."""
+    c = city()
+    return {h: c.open_neighbours(h) for h in c.hexes}
+
+
+def open_neighbours(h: Hex) -> tuple[Hex, ...]:
+    return _open().get(h, ())
+
+
+class _Units(dict[str, Unit]):
+    """The units by id; any change drops the board's caches (who is where, zones of control)."""
+
+    def __init__(self, items: dict[str, Unit], on_change: "Board") -> None:
+        super().__init__(items)
+        self._board = on_change
+
+    def __setitem__(self, key: str, value: Unit) -> None:
+        super().__setitem__(key, value)
+        self._board._changed()
+
+
+def other(side: str) -> str:
+    return POTERE if side == CORTEO else CORTEO
+
+
+@cache
+def _hexes_by_label() -> dict[str, Hex]:
+    return {h.label: h for h in city().hexes}
+
+
+def hexof(label: str) -> Hex | None:
+    found = _hexes_by_label().get(label)
+    if found is not None or not label:
+        return found
+    h = city().parse(label)
+    return h if h is not None and city().on_map(h) else None
+
+
+@cache
+def label_of(h: Hex) -> str:
+    return h.label
+
+
+class Board:
+    """The position being played; ``state`` is the position at the start of the phase."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._by_loc: dict[str, list[str]] | None = None
+        self._zoc: dict[str, frozenset[Hex]] = {}
+        self._enemy_zoc: dict[str, frozenset[Hex]] = {}
+        self.units: dict[str, Unit] = _Units({u.id: u for u in state.units}, self)
+        self.barricades: dict[str, int] = {b.hex: b.hand for b in state.barricades}
+        self.barricades_left = state.barricades_left
+        self.jams: set[str] = set(state.jams)
+        self.smoke: dict[str, str] = {s.hex: s.until for s in state.smoke}
+        self.covered: set[str] = set(state.covered)
+        self.points = state.points
+        self.steps: list[Step] = []
+        self.throws: list[Throw] = []
+        self.fights: list[Fight] = []
+        self.notes: list[Note] = []
+
+    def _changed(self) -> None:
+        self._by_loc = None
+        self._zoc.clear()
+        self._enemy_zoc.clear()
+
+    # -- units ----------------------------------------------------------------------------------------
+    def counter(self, uid: str) -> Counter:
+        return counter(uid)
+
+    def type(self, uid: str) -> UnitType:
+        return counter(uid).unit
+
+    def side(self, uid: str) -> str:
+        return counter(uid).side
+
+    def loc(self, uid: str) -> str:
+        return self.units[uid].loc
+
+    def hex(self, uid: str) -> Hex | None:
+        u = self.units[uid]
+        return hexof(u.loc) if not u.waiting else None
+
+    def on_map(self, uid: str) -> bool:
+        return self.hex(uid) is not None
+
+    def ids(self, side: str | None = None) -> list[str]:
+        return [u for u in self.units if side is None or self.side(u) == side]
+
+    def map_units(self, side: str) -> list[str]:
+        return [u for u in self.ids(side) if self.on_map(u)]
+
+    def at(self, h: Hex | str, side: str | None = None) -> list[str]:
+        label = h if isinstance(h, str) else label_of(h)
+        if self._by_loc is None:
+            self._by_loc = {}
+            for u, x in self.units.items():
+                if not x.waiting:
+                    self._by_loc.setdefault(x.loc, []).append(u)
+        here = self._by_loc.get(label, [])
+        return [u for u in here if side is None or self.side(u) == side]
+
+    def set_loc(self, uid: str, loc: str, kind: str, path: tuple[str, ...] | None = None, **flags: bool) -> None:
+        start = self.units[uid].loc
+        unit = replace(self.units[uid], loc=loc)
+        if flags:
+            unit = replace(unit, **flags)  # type: ignore[arg-type]
+        self.units[uid] = unit
+        self.steps.append(Step(uid, path if path is not None else (start, loc), kind))
+
+    def active(self, uid: str) -> bool:
+        """On the map and able to act (not panicked in a barracks, not waiting in C 13d)."""
+        u = self.units[uid]
+        return self.on_map(uid) and not u.panicked
+
+    # -- terrain ------------------------------------------------------------------------------------
+    def terrain(self, h: Hex) -> str:
+        """The hex's terrain; a covered objective is a building from then on (12a)."""
+        if self.covered and label_of(h) in self.covered:
+            return "caseggiato"
+        return city().terrain(h)
+
+    def blocked(self, h: Hex) -> bool:
+        """A barricade (5d), a jam (13c) or smoke (13a) on the hex: nobody enters it."""
+        if not (self.barricades or self.jams or self.smoke):
+            return False
+        label = label_of(h)
+        return label in self.barricades or label in self.jams or label in self.smoke
+
+    def may_enter(self, uid: str, h: Hex) -> Message | None:
+        """Why ``uid`` may not enter ``h`` (terrain 4c, 6d; pieces; enemy units), or None."""
+        if not city().on_map(h):
+            return msg("err-off-map", hex=h.label)
+        terrain = self.terrain(h)
+        effect = NUMBERS.moves[terrain]
+        t = self.type(uid)
+        side = self.side(uid)
+        if effect.cost is None:
+            return msg("err-terrain", hex=h.label, terrain=msg(f"terrain-{terrain}"))
+        if side in effect.forbid or t.kind in effect.forbid:
+            return msg("err-terrain-for", hex=h.label, terrain=msg(f"terrain-{terrain}"), unit=self.label(uid))
+        if self.blocked(h):
+            return msg("err-blocked", hex=h.label)
+        if self.at(h, other(side)):
+            return msg("err-enemy-hex", hex=h.label)
+        return None
+
+    def step_cost(self, frm: Hex, to: Hex) -> Fraction:
+        effect = NUMBERS.moves[self.terrain(to)]
+        if effect.slope:
+            return Fraction(1, 2) if city().slope_effect(frm, to) == "discesa" else Fraction(2)
+        assert effect.cost is not None
+        return effect.cost
+
+    def stops(self, uid: str, h: Hex) -> bool:
+        """Entering ends the move: objectives (12a), the metro for the corteo (5b)."""
+        return self.side(uid) in NUMBERS.moves[self.terrain(h)].stop
+
+    def linked(self, a: Hex, b: Hex) -> bool:
+        return b in open_neighbours(a)
+
+    # -- zones of control (2) -------------------------------------------------------------------------
+    def zoc(self, uid: str) -> frozenset[Hex]:
+        """The hexes ``uid`` controls: its open neighbours, except buildings, the river, stairs
+        and hexes across a wall (2); none from stairs (our reading of 2 and 8c); the corteo
+        controls no barracks hex, the power no metro hex; a panicked unit controls nothing."""
+        cached = self._zoc.get(uid)
+        if cached is not None:
+            return cached
+        h = self.hex(uid)
+        if h is None or self.units[uid].panicked or self.terrain(h) == "scale":
+            self._zoc[uid] = frozenset()
+            return self._zoc[uid]
+        side = self.side(uid)
+        out = []
+        for n in open_neighbours(h):
+            terrain = self.terrain(n)
+            if terrain in NO_ZOC_TERRAIN:
+                continue
+            if side == CORTEO and terrain == "caserma" or side == POTERE and terrain == "metro":
+                continue
+            out.append(n)
+        self._zoc[uid] = frozenset(out)
+        return self._zoc[uid]
+
+    def enemy_zoc(self, side: str) -> frozenset[Hex]:
+        cached = self._enemy_zoc.get(side)
+        if cached is None:
+            out: set[Hex] = set()
+            for u in self.map_units(other(side)):
+                out |= self.zoc(u)
+            cached = self._enemy_zoc[side] = frozenset(out)
+        return cached
+
+    def in_enemy_zoc(self, uid: str) -> bool:
+        h = self.hex(uid)
+        return h is not None and h in self.enemy_zoc(self.side(uid))
+
+    # -- stacking (9) -------------------------------------------------------------------------------
+    def stack_ok(self, uid: str, h: Hex, leaving: frozenset[str] = frozenset()) -> bool:
+        """Two units of a side per hex; blindati never stack except in barracks (9)."""
+        here = [u for u in self.at(h, self.side(uid)) if u != uid and u not in leaving]
+        if len(here) >= TABLES.rules.stack_limit:
+            return False
+        if here and self.terrain(h) != "caserma":
+            kinds = {self.type(u).kind for u in here} | {self.type(uid).kind}
+            if "blindati" in kinds:
+                return False
+        return True
+
+    # -- paths (4, 5, 6) ------------------------------------------------------------------------------
+    def check_path(self, uid: str, path: list[Hex], budget: Fraction) -> tuple[Message | None, Fraction]:
+        """Why the path is illegal (or None), and its cost: fractions of a point that do not add
+        up to a whole point count as a whole point (4c)."""
+        start = self.hex(uid)
+        assert start is not None
+        side = self.side(uid)
+        zoc = self.enemy_zoc(side)
+        cost = Fraction(0)
+        here = start
+        if start in zoc:
+            if side == POTERE:
+                return msg("err-power-in-zoc", unit=self.label(uid)), cost  # 6a
+            if self.state.mode == "advanced":
+                cost += NUMBERS.disengage_cost  # 5a
+        caserma = next((c for c in city().caserme if start in c.hexes), None)
+        for i, h in enumerate(path):
+            if not self.linked(here, h):
+                return msg("err-not-adjacent", a=here.label, b=h.label), cost
+            problem = self.may_enter(uid, h)
+            if problem:
+                return problem, cost
+            if i == 0 and caserma is not None and h not in caserma.exits and h not in caserma.hexes:
+                exits = ", ".join(e.label for e in caserma.exits)
+                return msg("err-caserma-exit", unit=self.label(uid), number=caserma.number, exits=exits), cost
+            if i == 0 and start in zoc and h in zoc and side == CORTEO:
+                return msg("err-disengage", unit=self.label(uid), hex=h.label), cost  # 5a: first step out
+            cost += self.step_cost(here, h)
+            last = i == len(path) - 1
+            if not last and h in zoc:
+                return msg("err-zoc-stop", unit=self.label(uid), hex=h.label), cost  # 4b
+            if not last and self.stops(uid, h):
+                return msg("err-must-stop", unit=self.label(uid), hex=h.label,
+                           terrain=msg(f"terrain-{self.terrain(h)}")), cost
+            here = h
+        if math.ceil(cost) > budget:
+            return msg("err-too-far", unit=self.label(uid), cost=str(math.ceil(cost)), points=str(budget)), cost
+        if path and not self.stack_ok(uid, path[-1]):
+            return msg("err-stack", hex=path[-1].label), cost
+        return None, cost
+
+    def reachable(self, uid: str, budget: Fraction) -> dict[Hex, tuple[Hex, ...]]:
+        """Every hex ``uid`` may end its move in, with a cheapest legal path (Dijkstra on cost,
+        counted in half points)."""
+        start = self.hex(uid)
+        if start is None:
+            return {}
+        side = self.side(uid)
+        zoc = self.enemy_zoc(side)
+        base = 0
+        if start in zoc:
+            if side == POTERE:
+                return {}
+            if self.state.mode == "advanced":
+                base = 2 * NUMBERS.disengage_cost
+        limit = int(budget * 2)
+        caserma = next((c for c in city().caserme if start in c.hexes), None)
+        best: dict[Hex, tuple[int, tuple[Hex, ...]]] = {start: (base, ())}
+        frontier: list[tuple[int, Hex]] = [(base, start)]
+        enterable: dict[Hex, bool] = {}
+        while frontier:
+            spent_now, here = heapq.heappop(frontier)
+            spent, path = best[here]
+            if spent_now > spent:
+                continue
+            if here != start and (here in zoc or self.stops(uid, here)):
+                continue
+            for n in open_neighbours(here):
+                ok = enterable.get(n)
+                if ok is None:
+                    ok = enterable[n] = self.may_enter(uid, n) is None
+                if not ok:
+                    continue
+                if here == start and caserma is not None and n not in caserma.exits and n not in caserma.hexes:
+                    continue
+                if here == start and start in zoc and n in zoc:
+                    continue
+                cost = spent + int(self.step_cost(here, n) * 2)
+                if cost > limit:
+                    continue
+                if n not in best or cost < best[n][0]:
+                    best[n] = (cost, path + (n,))
+                    heapq.heappush(frontier, (cost, n))
+        return {h: p for h, (_, p) in best.items() if h != start and self.stack_ok(uid, h)}
+
+    # -- throws (7) -------------------------------------------------------------------------------------
+    def throw_problem(self, throwers: list[str], target: Hex) -> Message | None:
+        """7a, 7d, 7e, 7f: a straight hex line, within range counting the target hex, over
+        hexes that let a throw pass, at a target that may be thrown at."""
+        origin = self.hex(throwers[0])
+        assert origin is not None
+        side = self.side(throwers[0])
+        rng = min(self.type(u).throw_range for u in throwers)
+        if rng == 0:
+            return msg("err-no-throw", unit=self.label(throwers[0]))
+        d = distance(origin, target)
+        if d == 0 or d > rng:
+            return msg("err-throw-range", range=rng, hex=target.label, distance=d)
+        direction = axis_direction(origin, target)
+        if direction is None:
+            return msg("err-throw-line", hex=target.label, origin=origin.label)
+        h = origin
+        for _ in range(d - 1):
+            nxt = h.step(direction)
+            if city().wall_between(h, nxt):
+                return msg("err-throw-blocked", hex=nxt.label, what=msg("terrain-muro"))
+            h = nxt
+            terrain = self.terrain(h)
+            key = terrain.replace("_", "-")
+            if not TABLES.hex(key).throw_through:
+                return msg("err-throw-blocked", hex=h.label, what=msg(f"terrain-{terrain}"))
+            if h.label in self.barricades or h.label in self.jams:
+                return msg("err-throw-blocked", hex=h.label, what=msg("piece-barricade"))
+        if city().wall_between(h, target):
+            return msg("err-throw-blocked", hex=target.label, what=msg("terrain-muro"))
+        enemies = self.at(target, other(side))
+        if not enemies:
+            return msg("err-throw-nobody", hex=target.label)
+        no_at = TABLES.hex(self.terrain(target).replace("_", "-")).no_throw_at
+        if no_at == other(side):
+            return msg("err-throw-shelter", hex=target.label, terrain=msg(f"terrain-{self.terrain(target)}"))
+        return None
+
+    # -- the Corteo and its Head (10) ---------------------------------------------------------------------
+    def aggregates(self) -> list[set[str]]:
+        """Groups of corteo units joined by adjacency (directly or through others), largest first."""
+        units = [u for u in self.map_units(CORTEO)]
+        by_hex: dict[Hex, list[str]] = {}
+        for u in units:
+            h = self.hex(u)
+            assert h is not None
+            by_hex.setdefault(h, []).append(u)
+        seen: set[Hex] = set()
+        groups: list[set[str]] = []
+        for h in sorted(by_hex):
+            if h in seen:
+                continue
+            group: set[str] = set()
+            todo = [h]
+            seen.add(h)
+            while todo:
+                x = todo.pop()
+                group.update(by_hex[x])
+                for n in open_neighbours(x):
+                    if n in by_hex and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            groups.append(group)
+        groups.sort(key=lambda g: (-len(g), min(g)))
+        return groups
+
+    def corteo(self) -> set[str]:
+        """The Corteo (10, 10a): the largest group holding a declared Head unit; its Heads are the
+        declared ones inside it. Empty when no Head is on the map."""
+        heads = [h for h in self.state.heads if self.on_map(h)]
+        for group in self.aggregates():
+            if any(h in group for h in heads):
+                return group
+        return set()
+
+    def head_units(self) -> list[str]:
+        group = self.corteo()
+        return [h for h in self.state.heads if h in group]
+
+    def head_bonus(self, uid: str) -> int:
+        """10a: +2 for every other unit of the Corteo (busy elsewhere or not)."""
+        group = self.corteo()
+        if uid not in self.head_units():
+            return 0
+        return TABLES.rules.head_bonus_per_unit * (len(group) - 1)
+
+    # -- texts ---------------------------------------------------------------------------------------
+    def label(self, uid: str) -> str:
+        t = self.type(uid)
+        return f"{uid} ({t.label})"
+
+    # -- the result ---------------------------------------------------------------------------------
+    def log(self, phase: str) -> PhaseLog:
+        return PhaseLog(self.state.hand, phase, tuple(self.steps), tuple(self.throws), tuple(self.fights),
+                        tuple(self.notes))
+
+    def frozen(self, phase: str, keep_log: bool, **changes: object) -> State:
+        log = (self.state.log if keep_log else ()) + (self.log(phase),)
+        new = replace(self.state, units=tuple(self.units[u] for u in self.units),
+                      barricades=tuple(Barricade(h, n) for h, n in sorted(self.barricades.items())),
+                      barricades_left=self.barricades_left, jams=tuple(sorted(self.jams)),
+                      smoke=tuple(Smoke(h, u) for h, u in sorted(self.smoke.items())),
+                      covered=tuple(sorted(self.covered)), points=self.points, log=log[-12:])
+        return replace(new, **changes)  # type: ignore[arg-type]
+
+
+__all__ = ["Board", "city", "hexof", "other", "PRISON", "RESERVE"]

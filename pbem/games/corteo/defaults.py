@@ -1,0 +1,177 @@
+"""What a sheet leaves out and the rules demand, filled in the documented way (docs/games/corteo.md):
+set-up placements, the Head, units due back or due to leave an objective, reinforcements, and the
+combats every unit in contact must fight (8a)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.games.corteo import combat
+from pbem.games.corteo.board import city, open_neighbours
+from pbem.games.corteo.city import Hex, distance
+from pbem.games.corteo.orders import HeadComponent, Heads, Move
+from pbem.games.corteo.rules import NUMBERS
+from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, off_parts
+
+if TYPE_CHECKING:
+    from pbem.games.corteo.plan import Planner
+
+#: The power's choice of reinforcements by default: strongest first, then fastest (6c).
+REINFORCEMENT_ORDER = ("lacrimogeni", "carabinieri", "blindati", "celere", "piantoni", "vigili")
+
+
+def complete(p: "Planner") -> None:
+    stage = p.stage
+    if stage == "setup":
+        (_setup_corteo if p.seat == CORTEO else _setup_potere)(p)
+    elif stage == "corteo-movement":
+        _corteo_movement(p)
+    elif stage == "potere-movement":
+        _reinforcements(p)
+    elif stage.endswith("-combat"):
+        _combats(p)
+
+
+def _free_hexes(p: "Planner", uid: str, hexes: tuple[Hex, ...] | list[Hex]) -> list[Hex]:
+    return [h for h in hexes if p.check_place(uid, h) is None]
+
+
+def _setup_corteo(p: "Planner") -> None:
+    """3a: the 33 units on Piazza Mento, two per hex, the strongest toward its exits (east and south
+    hexes first); the Head: MOV if not chosen."""
+    b = p.board
+    start = sorted(city().place_hexes(city().start), key=lambda h: (-(h.col + h.row), h))
+    for uid in [u for u in b.ids(CORTEO) if b.loc(u) == RESERVE and b.counter(u).set == "base"]:
+        if uid in p.placed:
+            continue
+        free = _free_hexes(p, uid, start)
+        if free:
+            p.do_place(uid, free[0])
+    if p.component is None:
+        p.component = "MOV"
+        p.orders.append(HeadComponent("MOV"))
+
+
+def _setup_potere(p: "Planner") -> None:
+    """3a: 10 piantoni on the most valuable objectives, 5 vigili at the Gates of Viale Billikid and
+    near Piazza Mento's viali, 10 celere and 5 carabinieri in barracks 1, 2, 3 first, two a hex."""
+    b = p.board
+    objectives = sorted(city().objective_hexes, key=lambda h: (-(city().objective_at(h).value  # type: ignore[union-attr]
+                                                                 if city().objective_at(h) else 0), h))
+    gates = [h for g in city().gates for h in g.side.hexes]
+    start = city().place_hexes(city().start)
+    near_start = sorted({n for h in start for n in open_neighbours(h) if n not in start},
+                        key=lambda h: (h.row + h.col, h))
+    barracks = [h for c in sorted(city().caserme, key=lambda c: c.number) for h in c.hexes]
+    wanted = {"piantoni": objectives, "vigili": gates + near_start + list(city().hexes),
+              "celere": barracks, "carabinieri": barracks}
+    for kind, places in wanted.items():
+        units = [u for u in b.ids(POTERE) if b.type(u).kind == kind and b.loc(u) == RESERVE and u not in p.placed]
+        for uid in units:
+            if sum(1 for x in p.placed if b.type(x).kind == kind) >= NUMBERS.setup[kind]:
+                break
+            free = _free_hexes(p, uid, places)
+            if free:
+                p.do_place(uid, free[0])
+
+
+def _corteo_movement(p: "Planner") -> None:
+    b = p.board
+    # 8h: units due back come in, by default on the first free hex of their edge part.
+    for uid in b.ids(CORTEO):
+        parts = off_parts(b.loc(uid))
+        if parts and parts[2] <= p.state.hand and uid not in p.finished:
+            edge, part, _ = parts
+            for h in city().edge_hexes(edge, part if edge in ("N", "S") else None):
+                if p.check_enter(uid, h) is None:
+                    b.set_loc(uid, h.label, "enter")
+                    from pbem.games.corteo.orders import Enter
+
+                    p.orders.append(Enter(uid, h.label))
+                    break
+    # 12a: a unit on an objective held at the end of the last hand must leave it.
+    for label in p.state.held:
+        for uid in b.at(label, CORTEO):
+            if uid in p.finished or uid == p.current or not b.active(uid):
+                continue
+            reach = b.reachable(uid, p.left(uid))
+            here = b.hex(uid)
+            assert here is not None
+            near = sorted((h for h in reach if len(reach[h]) == 1), key=lambda h: (distance(h, here), h))
+            if near:
+                path = reach[near[0]]
+                b.set_loc(uid, path[-1].label, "move", (here.label, *(h.label for h in path)))
+                p.orders.append(Move(uid, tuple(h.label for h in path)))
+    # 10: the Head of this hand; by default the last one, else the two Head units with most units joined.
+    if p.heads is None:
+        comp = p.state.head_component
+        kept = [u for u in p.state.heads if b.active(u)]
+        if len(kept) == NUMBERS.heads:
+            p.heads = tuple(kept)
+        else:
+            groups = b.aggregates()
+            candidates = [u for g in groups for u in sorted(g) if b.counter(u).component == comp and b.active(u)]
+            p.heads = tuple(candidates[:NUMBERS.heads])
+        if p.heads:
+            p.orders.append(Heads(p.heads))
+
+
+def _reinforcements(p: "Planner") -> None:
+    from pbem.games.corteo.plan import reinforcement_due
+
+    b = p.board
+    due = reinforcement_due(p.state)
+    if due is None:
+        return
+    corteo = [b.hex(u) for u in b.map_units(CORTEO)]
+    centre = [h for h in corteo if h is not None]
+    barracks = sorted(city().caserma_hexes, key=lambda h: (min((distance(h, c) for c in centre), default=0), h))
+    for kind in REINFORCEMENT_ORDER:
+        for uid in [u for u in b.ids(POTERE) if b.type(u).kind == kind and b.loc(u) == RESERVE]:
+            if uid in p.placed:
+                continue
+            if isinstance(due, int) and p.reinforced + b.type(uid).power > due:
+                break
+            if not isinstance(due, int) and sum(1 for x in p.placed if b.type(x).kind == kind) >= due.get(kind, 0):
+                break
+            free = _free_hexes(p, uid, barracks)
+            if free:
+                p.do_place(uid, free[0])
+
+
+def _combats(p: "Planner") -> None:
+    """8a: every enemy unit in the ZOC of a unit of the side in turn fights, and every unit with an
+    enemy in its ZOC: each enemy group is attacked by the free groups that reach it; a group that
+    reaches only enemies already attacked joins the one-against-many combat of its neighbour."""
+    b = p.board
+    mine = [u for u in b.map_units(p.seat) if b.active(u)]
+    theirs = [u for u in b.map_units(combat.other(p.seat)) if b.active(u)]
+    free_mine = [g for g in _groups(b, mine) if not set(g) & p.engaged]
+    free_theirs = [g for g in _groups(b, theirs) if not set(g) & p.engaged]
+    used: set[str] = set()
+    for dg in free_theirs:
+        attackers = [g for g in free_mine if not set(g) & used and combat.can_fight(b, g, dg)]
+        if not attackers:
+            continue
+        # A group that could fight only this enemy goes here; one with other choices stays free
+        # unless nobody else reaches this enemy.
+        only = [g for g in attackers if not any(combat.can_fight(b, g, o) for o in free_theirs if o is not dg
+                                                and not set(o) & p.engaged)]
+        chosen = only or attackers[:1]
+        units = [u for g in chosen for u in g]
+        used.update(units)
+        p.do_attack(units, list(dg), False)
+    for g in free_mine:
+        if set(g) & used or set(g) & p.engaged:
+            continue
+        targets = [dg for dg in free_theirs if combat.can_fight(b, g, dg) and not set(dg) & p.engaged]
+        if targets:
+            defenders = [u for dg in targets for u in dg]
+            p.do_attack(list(g), defenders, False)
+            used.update(g)
+
+
+def _groups(b: object, units: list[str]) -> list[list[str]]:
+    from pbem.games.corteo.plan import _groups as groups
+
+    return groups(b, units)  # type: ignore[arg-type]

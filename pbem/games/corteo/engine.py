@@ -1,0 +1,170 @@
+"""The Corteo rules engine: the `pbem.core.rules.Rules` protocol.
+
+Phases: ``setup`` (both sides place at once, sealed: 3a); then in each of the ten hands
+``corteo-movement`` (runs, moves, metro, throws, barricades, the Head), ``corteo-combat``,
+``potere-movement`` (reinforcements, moves, throws), ``potere-combat``; a combat phase with
+nothing to fight is passed over; the hand closes after the power's turn; ``over`` after the
+tenth.  Options: ``mode`` basic/advanced (B, C) and the special rules 13a-13d.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pbem.core.dice import Dice
+from pbem.core.i18n import Catalog, msg
+from pbem.core.rules import (
+    Chooser,
+    Diagnostic,
+    Event,
+    GameInfo,
+    OptionSpec,
+    Outcome,
+    Phase,
+    Resolution,
+    Sheet,
+    View,
+)
+from pbem.core.storage import DataclassStorage
+from pbem.errors import RulesError, UserError
+from pbem.games.corteo import flow, play, report, texts
+from pbem.games.corteo.orders import MAX_ITEMS, ORDER_TYPES, Pass, parse_text
+from pbem.games.corteo.plan import Planner, plan_items
+from pbem.games.corteo.rules import NUMBERS
+from pbem.games.corteo.state import CODEC_TYPES, MODES, OPTIONS, RESERVE, SEATS, VERSION, State, Unit
+from pbem.games.corteo.units import roster
+from pbem.games.corteo.view import build_view
+
+_YES = ("yes", "si", "sì", "on", "true", "1")
+_NO = ("no", "off", "false", "0")
+
+
+class CorteoRules(DataclassStorage):
+    """Corteo (Edizioni del No 1979, Mondadori Giochi 1980), see docs/games/corteo.md."""
+
+    info = GameInfo(
+        slug="corteo",
+        title="Corteo",
+        version=VERSION,
+        seats=SEATS,
+        min_seats=2,
+        max_seats=2,
+        options={
+            "mode": OptionSpec("advanced", "the advanced game (C) or the basic game (B)", MODES),
+            "smoke": OptionSpec("no", "13a: tear-gas smoke", ("yes", "no")),
+            "short": OptionSpec("no", "13b: short throws", ("yes", "no")),
+            "jams": OptionSpec("no", "13c: traffic jams", ("yes", "no")),
+            "national": OptionSpec("no", "13d: a national march (forestieri, Finanza)", ("yes", "no")),
+        },
+        id_prefix="c",
+    )
+
+    def __init__(self) -> None:
+        super().__init__(State, CODEC_TYPES, ORDER_TYPES)
+        data = "pbem.games.corteo.data"
+        self.catalog = (Catalog.from_package(data, "texts.toml")
+                        .merged(Catalog.from_package(data, "city_guide.toml")))
+
+    # -- game flow ---------------------------------------------------------------------------------
+    def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:
+        names = sorted(s.strip().lower() for s in seats)
+        if names != sorted(SEATS):
+            raise UserError(f"Corteo has two seats: {', '.join(SEATS)} (each may be a team)")
+        extra = sorted(set(options) - set(self.info.options))
+        if extra:
+            raise UserError(f"unknown option {extra[0]!r} (options: {', '.join(self.info.options)})")
+        mode = str(options.get("mode", "advanced")).strip().lower()
+        if mode not in MODES:
+            raise UserError(f"mode must be advanced or basic, not {mode!r}")
+        chosen = []
+        for key in OPTIONS:
+            value = str(options.get(key, "no")).strip().lower()
+            if value not in _YES + _NO:
+                raise UserError(f"option {key} is yes or no, not {value!r}")
+            if value in _YES:
+                chosen.append(key)
+        units = tuple(Unit(uid, RESERVE) for uid in roster("national" in chosen))
+        return State(VERSION, mode, tuple(chosen), units=units, runs_left=NUMBERS.runs,
+                     barricades_left=NUMBERS.barricades)
+
+    def phase(self, state: State) -> Phase:
+        return Phase(turn=state.hand, name=state.stage, awaiting=flow.awaiting(state), sealed=state.stage == "setup",
+                     label=msg(f"phase-{state.stage}"))
+
+    def parse_orders(self, state: State, seat: str, text: str) -> Sheet:
+        try:
+            if seat not in SEATS:
+                return Sheet(seat, (), (Diagnostic(0, "", msg("err-unknown-seat", seat=str(seat)[:20])),))
+            items, diags = parse_text(text if isinstance(text, str) else "")
+            if len(items) > MAX_ITEMS:
+                return Sheet(seat, (), (Diagnostic(0, "", msg("err-too-long", max=MAX_ITEMS)),))
+            if diags:
+                return Sheet(seat, (), tuple(sorted(diags, key=lambda d: d.line)))
+            if seat not in flow.awaiting(state):
+                return Sheet(seat, (), (Diagnostic(0, "", msg("err-not-your-phase", phase=msg(f"phase-{state.stage}"))),))
+            planner = plan_items(state, seat, items)
+            orders = tuple(planner.orders) if planner.ok else ()
+            return Sheet(seat, orders or ((Pass(),) if planner.ok else ()), tuple(planner.diagnostics))
+        except Exception as exc:  # noqa: BLE001 - a bug must not reach the player as a crash
+            return Sheet(seat, (), (Diagnostic(0, "", msg("err-internal", error=type(exc).__name__)),))
+
+    def default_orders(self, state: State, seat: str) -> Sheet:
+        """Nobody moves, throws or builds; what the rules demand is done the documented way
+        (placements, the Head, reinforcements, the combats every unit in contact must fight)."""
+        planner = Planner(state, seat).run([]) if seat in flow.awaiting(state) else None
+        orders = tuple(planner.orders) if planner is not None and planner.ok else ()
+        return Sheet(seat, orders or (Pass(),))
+
+    def resolve(self, state: State, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:
+        if state.stage == "over":
+            raise RulesError("the game is over")
+        orders = {}
+        for side in flow.awaiting(state):
+            sheet = sheets.get(side) or self.default_orders(state, side)
+            orders[side] = tuple(sheet.orders)
+        new = flow.play(state, orders, dice)
+        events = [Event(state.stage, {"hand": state.hand})]
+        if new.result is not None:
+            r = new.result
+            events.append(Event("game-over", {"final": r.final, "level": r.level, "corteo": r.corteo,
+                                              "potere": r.potere}))
+        return Resolution(new, tuple(events))
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        if r.level == "draw":
+            return Outcome("draw", (), r.level, msg("outcome", level=msg(f"victory-{r.level}"), final=r.final,
+                                                      corteo=r.corteo, potere=r.potere))
+        winner = "corteo" if r.level.startswith("corteo") else "potere"
+        return Outcome("win", (winner,), r.level, msg("outcome", level=msg(f"victory-{r.level}"), final=r.final,
+                                                        corteo=r.corteo, potere=r.potere))
+
+    # -- what players see ----------------------------------------------------------------------
+    def view(self, state: State, viewer: str | None) -> View:
+        return build_view(state, viewer)
+
+    def describe(self, view: View, lang: str) -> str:
+        return report.describe(self.catalog, view, lang)
+
+    def render(self, view: View) -> str:
+        from pbem.games.corteo.render import render_svg
+
+        return str(render_svg(view, self.catalog))
+
+    def help(self, lang: str) -> str:
+        return texts.help_text(self.catalog, lang)
+
+    def help_topic(self, topic: str, lang: str) -> str | None:
+        """HELP streets / HELP strade: the street guide (the "Pagine Gialle")."""
+        return texts.topic(topic, lang)
+
+    def template(self, state: State, seat: str, lang: str) -> str:
+        return texts.template_text(self.catalog, state, seat, lang)
+
+    def random_orders(self, state: State, seat: str, pick: Chooser) -> str:
+        return play.random_text(state, seat, pick)
+
+
+__all__ = ["CorteoRules"]

@@ -1,0 +1,73 @@
+"""Random legal orders for a side (the conformance playouts).
+
+Candidate lines are kept only while the sheet with them still passes the checks, so the text
+returned is always legal; ``pick`` is the caller's seeded chooser (no ``random`` here).
+"""
+
+from __future__ import annotations
+
+from pbem.core.rules import Chooser
+from pbem.games.corteo import flow
+from pbem.games.corteo.board import city
+from pbem.games.corteo.orders import parse_text
+from pbem.games.corteo.plan import Planner
+from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, State
+
+
+def _chance(pick: Chooser, n: int) -> bool:
+    return pick(n) == 0
+
+
+def random_text(state: State, seat: str, pick: Chooser) -> str:
+    if seat not in flow.awaiting(state):
+        return "PASS"
+    stage = state.stage
+    p = Planner(state, seat)
+    b = p.board
+    candidates: list[str] = []
+    if stage == "setup":
+        if seat == CORTEO:
+            comps = sorted({b.counter(u).component or "" for u in b.ids(CORTEO) if b.counter(u).set == "base"})
+            candidates.append(f"HEAD {comps[pick(len(comps))]}")
+    elif stage.endswith("-movement"):
+        if seat == CORTEO and _chance(pick, 4):
+            candidates.append("RUN")
+        units = [u for u in b.map_units(seat) if b.active(u)]
+        for uid in units:
+            if _chance(pick, 3):
+                continue
+            t = b.type(uid)
+            if t.throw_range and _chance(pick, 3):
+                h = b.hex(uid)
+                assert h is not None
+                targets = [e for e in b.map_units("potere" if seat == CORTEO else CORTEO)
+                           if b.hex(e) is not None and b.throw_problem([uid], b.hex(e)) is None]  # type: ignore[arg-type]
+                if targets:
+                    e = targets[pick(len(targets))]
+                    candidates.append(f"THROW {uid} AT {b.hex(e)}")
+            paths = b.reachable(uid, p.budget(uid))
+            reach = sorted(paths, key=lambda h: (h.row, h.col))
+            if reach:
+                path = paths[reach[pick(len(reach))]]
+                candidates.append(f"MOVE {uid} " + " ".join(h.label for h in path))
+        if seat == CORTEO:
+            comp = state.head_component
+            heads = [u for u in units if b.counter(u).component == comp]
+            if len(heads) >= 2 and _chance(pick, 2):
+                first = pick(len(heads))
+                second = pick(len(heads))
+                if first != second:
+                    candidates.append(f"HEAD {heads[first]} {heads[second]}")
+        if seat == POTERE:
+            reserve = [u for u in b.ids(POTERE) if b.loc(u) == RESERVE]
+            for uid in reserve[:6]:
+                barracks = city().caserma_hexes
+                candidates.insert(0, f"PLACE {uid} {barracks[pick(len(barracks))].label}")
+    if _chance(pick, 8):
+        candidates.append("TOWARD " + city().hexes[pick(len(city().hexes))].label)
+    items, _ = parse_text("\n".join(candidates))
+    kept = Planner(state, seat, lenient=True).run(items)
+    return "\n".join(o.canonical() for o in kept.orders) or "PASS"
+
+
+__all__ = ["random_text", "POTERE"]
