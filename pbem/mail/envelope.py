@@ -289,6 +289,8 @@ def _command(name: str, tokens: list[str], lineno: int,
             return Command("SECRET NEW")
         problems.append((lineno, msg("envelope-secret-new-expected", text=" ".join(tokens))))
         return None
+    if name == "MAP" and len(args) == 1 and args[0].lower() in ("zoc", "zone"):
+        return Command("MAP", "zoc")  # the map with the zones of control drawn (Corteo)
     if name == "LEAVE":
         # Leaving a game is final: only "LEAVE CONFIRM" does it; plain LEAVE asks to confirm.
         if len(args) == 1 and args[0].lower() in _CONFIRM:

@@ -98,6 +98,8 @@ def _map(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None
     rules = store.rules_of(game)
     state = store.state_of(game)
     view = rules.view(state, seat.name)
+    if arg == "zoc":
+        view = {**view, "show_zoc": True}  # MAP ZOC: the zones of control drawn, where a game has them
     cache = mailer.MapCache(reply.ctx)
     reply.send(holder.address, t("subject.map", holder.language), rules.describe(view, holder.language),
                attachments=cache.attachments(rules, game, view, "map", holder.language), turn=view.get("turn"))

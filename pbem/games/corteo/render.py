@@ -1327,7 +1327,7 @@ def _title(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
              else _text(catalog, lang, "map-setup")]
     stage = str(view.get("stage") or "")
     if stage:
-        parts.append(_maybe(catalog, lang, f"map-stage-{stage}", stage.replace("-", " ")))
+        parts.append(_maybe(catalog, lang, f"phase-{stage}", stage.replace("-", " ")))
     mode = str(view.get("mode") or "")
     if mode:
         parts.append(_maybe(catalog, lang, f"map-mode-{mode}", mode))

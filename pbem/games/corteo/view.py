@@ -13,6 +13,7 @@ from typing import Any
 from pbem.core.rules import View
 from pbem.games.corteo.board import Board, city
 from pbem.games.corteo.score import potere_points
+from pbem.games.corteo.tables import TABLES
 from pbem.games.corteo.state import CORTEO, POTERE, PRISON, RESERVE, Fight, PhaseLog, State, Throw, off_parts
 
 
@@ -40,6 +41,8 @@ def focus(state: State) -> list[str] | None:
     hexes: set[str] = set()
     for p in state.log:
         for s in p.steps:
+            if s.kind in ("barracks", "arrest", "offmap", "place"):
+                continue  # far from the action: a barracks, the prison, the edge, the set-up
             hexes.update(h for h in s.path if city().parse(h) is not None)
         for t in p.throws:
             hexes.update((t.origin, t.hit))
@@ -66,6 +69,7 @@ def build_view(state: State, viewer: str | None) -> View:
                       "speed": t.speed, "power": t.power, "loc": u.loc, "panicked": u.panicked,
                       "presidio": u.presidio, "waiting": u.waiting, "head": uid in heads,
                       "in_corteo": uid in corteo, "throws": t.throw_range,
+                      "colour": TABLES.component(c.component).colour if c.component else "potere",
                       "off": {"edge": off[0], "part": off[1], "back": off[2]} if off else None})
     zoc = {side: sorted(h.label for h in board.enemy_zoc(other_side))
            for side, other_side in ((CORTEO, POTERE), (POTERE, CORTEO))}
