@@ -59,7 +59,8 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str) -> str:
                 continue
             reach = b.reachable(uid, p.budget(uid))
             where = b.hex(uid)
-            sample = " ".join(h.label for h in sorted(reach, key=lambda h: (h.row, h.col))[:16])
+            far = sorted(reach, key=lambda h: (-len(reach[h]), h.row, h.col))  # the farthest first
+            sample = " ".join(h.label for h in far[:16])
             out.append("# " + t("tpl-unit", unit=b.label(uid), hex=where.label if where else "-", count=len(reach),
                                 hexes=sample + (" ..." if len(reach) > 16 else "")))
     elif stage.endswith("-combat"):
