@@ -16,11 +16,12 @@ from pbem.games.seattle.tables import TABLES, modified_total
 
 
 def side_total(board: Board, side: str, units: tuple[str, ...], area: str, munitions: tuple[str, ...],
-               enemies: tuple[str, ...]) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], int]:
+               enemies: tuple[str, ...], attacking: bool = True
+               ) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], int]:
     """6.2: (unit, factor, doublings) per unit, the halvings, and the modified total.
 
     Doublings per unit: special munitions (Authorities), Angry Feminists (Antagonists), Pointing
-    Fingers (Authorities attacking only Groups in an area that also holds Crowds), escalation
+    Fingers (Authorities attacking - not attacked - only Groups in an area that also holds Crowds), escalation
     Phase 3 (everyone).  Halvings of the total: a barricade in the area, night."""
     factors = []
     crowds_there = any(board.kind(u) == "crowd" for u in board.at(area, DEM))
@@ -32,7 +33,7 @@ def side_total(board: Board, side: str, units: tuple[str, ...], area: str, munit
             doublings += 1
         if t.key == "antagonists" and board.in_force("angry-feminists"):
             doublings += 1
-        if side == AUTH and board.in_force("pointing-fingers") and crowds_there and only_groups:
+        if side == AUTH and attacking and board.in_force("pointing-fingers") and crowds_there and only_groups:
             doublings += 1
         if TABLES.escalation_phase(board.escalation).combat_multiplier == 2:
             doublings += 1
@@ -79,7 +80,7 @@ def fight(board: Board, side: str, attack: Attack, dice: Dice) -> Combat:
         defence_munitions = attack.defenders
     a_factors, a_halves, a_total = side_total(board, side, attack.attackers, area, attack.munitions, attack.defenders)
     d_factors, d_halves, d_total = side_total(board, enemy, attack.defenders, area, defence_munitions,
-                                              attack.attackers)
+                                              attack.attackers, attacking=False)
     x_as_a = TABLES.escalation_phase(board.escalation).x_as_a
     a_roll = dice.roll(TABLES.die, f"combat in {area}: {side} attack")
     d_roll = dice.roll(TABLES.die, f"combat in {area}: {enemy} reaction")

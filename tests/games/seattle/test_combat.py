@@ -219,3 +219,11 @@ def test_a_barricade_goes_when_no_demonstrator_is_left():
     assert loc(new, "OP1") == OUT
     assert AREA not in new.barricades
     assert ("note-barricade-gone", AREA) in new.log[0].notes
+
+
+def test_pointing_fingers_helps_the_authorities_only_when_they_attack():
+    """Event 45-46: "qualsiasi unità del giocatore Autorità può raddoppiare il proprio Fattore di
+    Combattimento se attacca dei Gruppi": attacked by a Group, an SPD unit fights at 4."""
+    state = position({"AN1": AREA, "OL1": AREA, "SPD1": AREA}, stage="demonstrator-combat", event="pointing-fingers")
+    new = resolve(state, {"demonstrators": "ATTACK AN1 ON SPD1"}, [1, 1])
+    assert new.log[0].combats[0].defence.factors == (("SPD1", 4, 0),)
