@@ -4,7 +4,10 @@ diagnostics name the line the player wrote."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Iterator, Sequence
+
+from pbem.core.i18n import Message, msg
+from pbem.core.rules import Diagnostic, Sheet
 
 
 def strip_comment(raw: str) -> str:
@@ -17,3 +20,27 @@ def order_lines(text: str) -> Iterator[tuple[int, str]]:
         line = strip_comment(raw)
         if line:
             yield number, line
+
+
+def checked_sheet(seat: str, text: object, *, seats: Sequence[str], awaiting: Sequence[str], phase: Message,
+                  parse: Callable[[str], tuple[list[Any], list[Diagnostic]]], plan: Callable[[list[Any]], Any],
+                  max_items: int, empty: Any) -> Sheet:
+    """The common frame of ``parse_orders`` for engines built on a line parser and a planner:
+    an unknown seat, a sheet too long, lines that do not read, a seat not awaited now are refused
+    before the planner checks the orders; ``empty`` stands for a sheet with nothing in it; a bug
+    reaches the player as an internal-error diagnostic, never as a crash."""
+    try:
+        if seat not in seats:
+            return Sheet(seat, (), (Diagnostic(0, "", msg("err-unknown-seat", seat=str(seat)[:20])),))
+        items, diags = parse(text if isinstance(text, str) else "")
+        if len(items) > max_items:
+            return Sheet(seat, (), (Diagnostic(0, "", msg("err-too-long", max=max_items)),))
+        if diags:
+            return Sheet(seat, (), tuple(sorted(diags, key=lambda d: d.line)))
+        if seat not in awaiting:
+            return Sheet(seat, (), (Diagnostic(0, "", msg("err-not-your-phase", phase=phase)),))
+        planner = plan(items)
+        orders = tuple(planner.orders) if planner.ok else ()
+        return Sheet(seat, orders or ((empty,) if planner.ok else ()), tuple(planner.diagnostics))
+    except Exception as exc:  # noqa: BLE001 - a bug must not reach the player as a crash
+        return Sheet(seat, (), (Diagnostic(0, "", msg("err-internal", error=type(exc).__name__)),))

@@ -16,7 +16,6 @@ from pbem.core.dice import Dice
 from pbem.core.i18n import Catalog, msg
 from pbem.core.rules import (
     Chooser,
-    Diagnostic,
     Event,
     GameInfo,
     OptionSpec,
@@ -26,6 +25,7 @@ from pbem.core.rules import (
     Sheet,
     View,
 )
+from pbem.core.orders import checked_sheet
 from pbem.core.storage import DataclassStorage
 from pbem.errors import RulesError, UserError
 from pbem.games.seattle import flow, guide, play, report
@@ -78,22 +78,9 @@ class SeattleRules(DataclassStorage):
                      label=msg(f"phase-{stage}"))
 
     def parse_orders(self, state: State, seat: str, text: str) -> Sheet:
-        try:
-            if seat not in SEATS:
-                return Sheet(seat, (), (Diagnostic(0, "", msg("err-unknown-seat", seat=str(seat)[:20])),))
-            items, diags = parse_text(text if isinstance(text, str) else "")
-            if len(items) > MAX_ITEMS:
-                return Sheet(seat, (), (Diagnostic(0, "", msg("err-too-long", max=MAX_ITEMS)),))
-            if diags:
-                return Sheet(seat, (), tuple(sorted(diags, key=lambda d: d.line)))
-            if seat not in flow.awaiting(state):
-                return Sheet(seat, (), (Diagnostic(0, "", msg("err-not-your-phase",
-                                                               phase=msg(f"phase-{state.stage}"))),))
-            planner = plan_items(state, seat, items)
-            orders = tuple(planner.orders) if planner.ok else ()
-            return Sheet(seat, orders or ((Pass(),) if planner.ok else ()), tuple(planner.diagnostics))
-        except Exception as exc:  # noqa: BLE001 - a bug must not reach the player as a crash
-            return Sheet(seat, (), (Diagnostic(0, "", msg("err-internal", error=type(exc).__name__)),))
+        return checked_sheet(seat, text, seats=SEATS, awaiting=flow.awaiting(state), phase=msg(f"phase-{state.stage}"),
+                             parse=parse_text, plan=lambda items: plan_items(state, seat, items),
+                             max_items=MAX_ITEMS, empty=Pass())
 
     def default_orders(self, state: State, seat: str) -> Sheet:
         """Nobody moves or attacks; what the rules demand (placements, removals) is done the
