@@ -246,8 +246,8 @@ def retreat(board: Board, uid: str, chooser: str, arrested: list[str], panicked:
         return h
     target = own_retreat(board, uid, options) if chooser == side else panic_choice(board, uid, options)
     board.set_loc(uid, target.label, "retreat" if chooser == side else "panic", (h.label, target.label))
-    if board.units[uid].presidio and board.terrain(target) != "obiettivo":
-        board.units[uid] = replace(board.units[uid], presidio=False)
+    if board.type(uid).kind == "piantoni":  # 6b: free off its objective, bound again on one
+        board.units[uid] = replace(board.units[uid], presidio=board.terrain(target) == "obiettivo")
     return h
 
 

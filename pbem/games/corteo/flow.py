@@ -144,6 +144,9 @@ def _after(board: Board, stage: str, **changes: object) -> State:
             continue
         if closing and state.stage == "corteo-movement":
             return end_of_hand(state)
+        if state.stage == "potere-movement" and stage.startswith("corteo-"):
+            # 13a: smoke left by a calm stays until the end of the corteo's next turn.
+            state = replace(state, smoke=tuple(s for s in state.smoke if s.until != "corteo"))
         return state
 
 
@@ -155,9 +158,7 @@ def end_of_hand(state: State) -> State:
                         if h.label not in board.covered and board.at(h, CORTEO)))
     for label, until in list(board.smoke.items()):
         if until == "hand":
-            del board.smoke[label]
-        else:
-            board.smoke[label] = "hand"
+            del board.smoke[label]  # 13a: after the power's combat; a calm's smoke waits for the corteo's turn
     if state.hand >= NUMBERS.hands:
         for label in held:
             h = city().parse(label)

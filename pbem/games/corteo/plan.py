@@ -311,6 +311,9 @@ class Planner:
         self.placed.add(uid)
         waiting = self.stage != "setup" and b.units[uid].loc == RESERVE and b.counter(uid).set in ("forestieri", "finanza")
         presidio = self.stage == "setup" and b.type(uid).kind == "piantoni"
+        if waiting and self.dice is not None:  # 13d: "A questo punto ... tira il dado": even, in the game
+            roll = self.dice.roll(TABLES.die, f"C 13d: does {uid} enter the game?")
+            waiting = not TABLES.roll_succeeds("corteo-nazionale", roll)
         if self.stage != "setup" and self.seat == POTERE and not waiting:
             self.reinforced += b.type(uid).power
         b.units[uid] = replace(b.units[uid], waiting=waiting, presidio=presidio)
@@ -450,6 +453,8 @@ class Planner:
         end = hexes[-1]
         if end in b.enemy_zoc(self.seat) or b.stops(uid, end):
             self.stopped.add(uid)
+        if b.type(uid).kind == "piantoni" and city().objective_at(end) is not None and not b.units[uid].presidio:
+            b.units[uid] = replace(b.units[uid], presidio=True)  # 6b: back on an objective, bound again
         self.orders.append(Move(uid, tuple(h.label for h in hexes)))
 
     def _throw(self, item: Item) -> None:
