@@ -275,6 +275,8 @@ class Planner:
             if u.loc == RESERVE and kind == "finanza":
                 if not (self.state.has("national") and self.state.hand >= 4):
                     return msg("err-finanza")
+                if any(b.type(x).kind != "finanza" for x in b.at(h, POTERE)):
+                    return msg("err-finanza-alone", hex=h.label)  # 13d: "non possono cumularsi con altre"
             elif u.loc == RESERVE:
                 due = reinforcement_due(self.state)
                 if due is None:
@@ -351,7 +353,9 @@ class Planner:
     # -- movement (4-6) ------------------------------------------------------------------------------
     def _run(self, item: Item) -> None:
         """5c: declared before any unit moves; not in hand 1; five in the game."""
-        if self.spent or self.current is not None:
+        if self.running:
+            self.err(item, msg("err-run-twice"))
+        elif self.spent or self.current is not None:
             self.err(item, msg("err-run-first"))
         elif self.state.hand <= NUMBERS.no_run_hand:
             self.err(item, msg("err-run-hand-1"))
@@ -438,7 +442,7 @@ class Planner:
             reach = b.reachable(uid, left)
             if hexes[0] not in reach:
                 self.err(item, msg("err-unreachable", unit=uid, hex=hexes[0].label, points=str(left)),
-                         msg("hint-reach", hexes=_labels(reach)) if reach else None)
+                         msg("hint-reach", hexes=_labels(reach, hexes[0])) if reach else None)
                 return
             hexes = list(reach[hexes[0]])
         problem, cost = b.check_path(uid, hexes, left)
@@ -637,8 +641,9 @@ class Planner:
         defaults.complete(self)
 
 
-def _labels(reach: dict[Hex, tuple[Hex, ...]]) -> str:
-    labels = sorted(reach, key=lambda h: (h.row, h.col))
+def _labels(reach: dict[Hex, tuple[Hex, ...]], near: Hex | None = None) -> str:
+    """The hexes a unit reaches, the nearest to ``near`` (the hex asked for) first."""
+    labels = sorted(reach, key=lambda h: (distance(h, near) if near else 0, h.row, h.col))
     return " ".join(h.label for h in labels[:30]) + (" ..." if len(labels) > 30 else "")
 
 

@@ -150,7 +150,6 @@ class State:
     running: bool = False
     head_component: str | None = None
     heads: tuple[str, ...] = ()
-    jam_tried: tuple[str, ...] = ()  # C 13c: sides that tried a jam this turn
     standing_corteo: Standing = field(default_factory=Standing)
     standing_potere: Standing = field(default_factory=Standing)
     log: tuple[PhaseLog, ...] = ()

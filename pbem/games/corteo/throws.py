@@ -88,7 +88,10 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
             # 7c: tear-gas panic: the target two hexes, every corteo unit joined to it one hex.
             joined = _joined(board, victims)
             for u in victims:
+                before = board.hex(u)
                 _away(board, u, origin, 2, POTERE)
+                if board.hex(u) == before and before is not None:
+                    _vacate(board, u, before)  # 7c: "l'esa ... deve comunque essere lasciato libero"
             for u in joined:
                 if u not in victims:
                     _away(board, u, origin, 1, POTERE)
@@ -102,6 +105,15 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
     if side == POTERE and result != "NE" and board.state.has("smoke"):
         smoke(board, hit, origin, dice)
     return out
+
+
+def _vacate(board: Board, uid: str, here: Hex) -> None:
+    """7c: a tear-gas target that cannot go farther from the thrower still leaves its hex, to any
+    hex it may enter (the power chooses); where there is none, it stays (no arrests from throws)."""
+    options = [n for n in open_neighbours(here) if board.may_enter(uid, n) is None and board.stack_ok(uid, n)]
+    if options:
+        target = combat.panic_choice(board, uid, options)
+        board.set_loc(uid, target.label, "panic", (here.label, target.label))
 
 
 def _joined(board: Board, units: list[str]) -> list[str]:

@@ -182,3 +182,11 @@ def test_the_finanza_wait_in_barracks_for_an_even_roll():
     new = resolve(state, "potere", "PLACE FI1 W3\nPLACE FI2 W3\nPLACE BL1 G10\nPLACE BL2 F9\nPLACE BL3 F10\n"
                                    "PLACE BL4 H18\nPLACE BL5 I18", [6, 1])
     assert not unit(new, "FI1").waiting and unit(new, "FI2").waiting
+
+
+def test_the_finanza_stack_only_among_themselves():
+    """C 13d: the Finanza "possono stare da sole o cumulate fra loro, ma non possono cumularsi con
+    altre unità del potere"."""
+    terrains(W3="caserma")
+    state = national("potere-movement")
+    assert "err-finanza-alone" in errors(state, "potere", "PLACE CE1 W3\nPLACE FI1 W3")

@@ -420,3 +420,8 @@ def test_blindati_never_stack_outside_the_barracks():
     assert "err-stack" in errors(state, "potere", "MOVE BL1 D14 D15")
     assert "err-stack" in errors(state, "potere", "MOVE CE1 D15")
     assert orders(position({}, stage="potere-movement"), "potere", "PLACE BL1 G10\nPLACE BL2 G10").ok
+
+
+def test_running_is_declared_once():
+    """C 5c: a run is declared at the start of the movement phase, once: a second RUN is refused."""
+    assert "err-run-twice" in errors(position({"MOV6": "D12"}, hand=3), "corteo", "RUN\nRUN")

@@ -278,3 +278,14 @@ def test_a_jam_blocks_like_a_barricade_and_only_vigili_clear_it():
     power = jammed(where={"VI1": "J22", "CE1": "J21"}, jams=(JAM,), stage="potere-movement")
     assert resolve(power, "potere", f"CLEAR VI1 {JAM}", []).jams == ()
     assert "err-jam-vigili" in errors(power, "potere", f"CLEAR CE1 {JAM}")
+
+
+def test_a_tear_gas_target_leaves_its_hex_even_when_it_cannot_go_farther():
+    """C 7c: "Se queste unità non possono spostarsi, stanno ferme: l'esa che era occupato dal
+    bersaglio deve comunque essere lasciato libero": cornered against barracks 5, the 4-4 hit by
+    a tear-gas panic (12 against 4, 3-1, die 6: P2) still leaves its hex, to one the power picks."""
+    terrains(B36=city().terrain(city().hex("B36")), B38=city().terrain(city().hex("B38")), B39="caserma")
+    state = position({"LA1": "B36", "LA2": "B36", "MOV6": "B38"}, stage="potere-movement", hand=3)
+    new = resolve(state, "potere", "THROW LA1 LA2 AT B38", [6])
+    assert phase_log(new).throws[0].result == "P2"
+    assert loc(new, "MOV6") in ("A38", "C38")
