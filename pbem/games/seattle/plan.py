@@ -564,8 +564,13 @@ class Planner:
                 return
         else:
             attackers = []
+            named = [d for d in raw.defenders if d[-1].isdigit() and d in b.loc]
+            there = {b.loc[d] for d in named}
             for word in self.expand(raw.units):
-                unit = self.pick(item, word, [u for u in self.attackers() if u not in attackers], msg("what-attacker"))
+                # A type or kind (ATTACK GROUP ON SPD1): first the units where the named enemies are.
+                free = [u for u in self.attackers() if u not in attackers]
+                free.sort(key=lambda u: b.loc[u] not in there)
+                unit = self.pick(item, word, free, msg("what-attacker"))
                 if unit is None:
                     return
                 attackers.append(unit)
