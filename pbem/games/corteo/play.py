@@ -63,6 +63,9 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
             for uid in reserve[:6]:
                 barracks = city().caserma_hexes
                 candidates.insert(0, f"PLACE {uid} {barracks[pick(len(barracks))].label}")
+        if state.has("jams") and _chance(pick, 3):
+            viali = city().hexes_of("viale")
+            candidates.append("JAM " + viali[pick(len(viali))].label)
     if _chance(pick, 8):
         candidates.append("TOWARD " + city().hexes[pick(len(city().hexes))].label)
     items, _ = parse_text("\n".join(candidates))
