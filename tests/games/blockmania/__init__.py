@@ -1,0 +1,1 @@
+"""Tests of Block Mania / Mega Mania."""
