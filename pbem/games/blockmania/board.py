@@ -7,12 +7,12 @@ roster and the cards' data.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from pbem.games.blockmania.blocks import Blocks, Loc, Ring, Square, load_blocks
 from pbem.games.blockmania.roster import ROSTER, BlockerType, CounterType
-from pbem.games.blockmania.state import Blocker, Counter, Note, SquareState, State
+from pbem.games.blockmania.state import DEAD, Blocker, Counter, Note, SquareState, Standing, State
 
 
 @cache
@@ -33,6 +33,20 @@ def parse_loc(text: str) -> Loc | None:
         return None
 
 
+@dataclass
+class Moving:
+    """What the Command Phase remembers while it runs (5.iii, 6.x): never frozen into the State.
+
+    ``blocker`` is the Blocker being moved now and ``mp`` its Movement Points left; ``done`` the
+    Blockers that may not move again this phase (another was activated after them, their move ended
+    on an enemy, a flight, a draw); ``drew`` those that drew at an Armoury or Shopping Mall (6.x)."""
+
+    blocker: str | None = None
+    mp: int = 0
+    done: set[str] = field(default_factory=set)
+    drew: set[str] = field(default_factory=set)
+
+
 class Board:
     """The position being played."""
 
@@ -44,6 +58,9 @@ class Board:
         self.squares: dict[str, SquareState] = {s.loc: s for s in state.squares}
         self.fallen: set[str] = set(state.fallen)
         self.notes: list[Note] = []
+        self.command_points: int = state.command_points
+        self.piles: dict[str, tuple[str, ...]] = {s.name: s.pile for s in state.seats}
+        self.moving = Moving()
 
     # -- Blockers and counters ----------------------------------------------------------------------
     def type(self, bid: str) -> BlockerType:
@@ -69,6 +86,31 @@ class Board:
     def set_blocker(self, bid: str, **changes: object) -> None:
         self.blockers[bid] = replace(self.blockers[bid], **changes)  # type: ignore[arg-type]
 
+    def owner(self, bid: str) -> str:
+        return self.blockers[bid].owner
+
+    def standing(self, seat: str) -> Standing:
+        """A seat's standing instructions (``State.standing`` follows the seats' order; default if unset)."""
+        names = [s.name for s in self.state.seats]
+        i = names.index(seat)
+        return self.state.standing[i] if i < len(self.state.standing) else Standing()
+
+    def pool_top(self, pool: str) -> str | None:
+        """The next counter of the Armoury or Hardware pool (its order is the shuffle, secret)."""
+        key = f"pool:{pool}"
+        return next((c for c, x in self.counters.items() if x.loc == key), None)
+
+    def to_pool(self, cid: str) -> None:
+        """A counter goes back to its pool, at the bottom (drawn last)."""
+        c = self.counters.pop(cid)
+        self.counters[cid] = replace(c, loc=f"pool:{ROSTER.counter(c.type).pool}", armed_turn=None)
+
+    def kill(self, bid: str, box: str = DEAD) -> None:
+        """A Blocker leaves the map (7.iii): its counters go back to their pools."""
+        for cid in self.blockers[bid].carried:
+            self.to_pool(cid)
+        self.set_blocker(bid, loc=box, carried=(), set_up=False, locked=False)
+
     # -- squares --------------------------------------------------------------------------------------
     def square(self, loc: Loc) -> Square:
         return self.ring.square(loc)
@@ -88,9 +130,11 @@ class Board:
     # -- the result -------------------------------------------------------------------------------------
     def frozen(self, **changes: object) -> State:
         squares = tuple(s for _, s in sorted(self.squares.items()) if s != SquareState(s.loc))
+        seats = tuple(replace(s, pile=self.piles.get(s.name, s.pile)) for s in self.state.seats)
         new = replace(self.state, blockers=tuple(self.blockers.values()), counters=tuple(self.counters.values()),
-                      squares=squares, fallen=tuple(sorted(self.fallen)))
+                      squares=squares, fallen=tuple(sorted(self.fallen)), command_points=self.command_points,
+                      seats=seats)
         return replace(new, **changes)  # type: ignore[arg-type]
 
 
-__all__ = ["Board", "blocks", "parse_loc", "Counter"]
+__all__ = ["Board", "Moving", "blocks", "parse_loc", "Counter"]

@@ -36,6 +36,7 @@ class Blocker:
     type: str  # a key of roster.toml
     owner: str  # the seat
     loc: str  # "curie:D6", or PILE, DEAD, JUSTICE
+    symbols: tuple[str, ...] = ()  # A / H printed on the counter: the counters it draws on entering (1.iii)
     carried: tuple[str, ...] = ()  # counter ids
     face_down: bool = False  # has acted this turn (7, 8): face up again at its owner's end phase (10.ii)
     activated: bool = False  # activated this turn (5.iii)
