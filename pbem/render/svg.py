@@ -660,3 +660,19 @@ class Canvas:
         return "".join(parts)
 
     __str__ = to_svg
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """``text`` cut into lines no wider than ``width`` at the given font size (at word boundaries)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if current and text_width(trial, size, bold=bold) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines

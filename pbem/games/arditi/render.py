@@ -32,6 +32,7 @@ from typing import Any, Final
 from pbem.core.i18n import Catalog, msg, normalise_language
 from pbem.render import svg, theme
 from pbem.render.cache import static_part
+from pbem.render.viewdata import as_int as _int, as_dicts as _dicts
 from pbem.render.svg import Path, Point
 
 # -- geometry ---------------------------------------------------------------------------
@@ -139,14 +140,6 @@ def _catalog() -> Catalog:
 
 def _text(catalog: Catalog, lang: str, key: str, **args: object) -> str:
     return catalog.text(msg(key, **args), lang)
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _dicts(value: object) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _squares(value: object) -> list[int]:

@@ -57,6 +57,8 @@ from pbem.core.i18n import Catalog, msg, normalise_language
 from pbem.games.corteo.city import DIRECTIONS, ROW_LETTERS, City, Hex, load_city
 from pbem.render import svg, theme
 from pbem.render.cache import static_part
+from pbem.render.svg import wrap as _wrap
+from pbem.render.viewdata import as_int as _int, as_dicts as _dicts, as_strs as _strs
 from pbem.render.svg import Path, Point
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -228,33 +230,6 @@ def _maybe(catalog: Catalog, lang: str, key: str, default: str, **args: object) 
     if catalog.has(key, lang) or catalog.has(key):
         return _text(catalog, lang, key, **args)
     return default
-
-
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _dicts(value: object) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, (list, tuple)) else []
-
-
-def _strs(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, (list, tuple)) else []
-
-
-def _wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if current and svg.text_width(trial, size, bold=bold) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
 
 
 def _fit(text: str, size: float, width: float, bold: bool = False) -> str:

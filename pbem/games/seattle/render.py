@@ -59,6 +59,8 @@ from typing import Any, Final
 from pbem.core.i18n import Catalog, msg, normalise_language
 from pbem.render import svg, theme
 from pbem.render.cache import static_part
+from pbem.render.svg import wrap as _wrap
+from pbem.render.viewdata import as_int as _int, as_dicts as _dicts, as_strs as _strs
 from pbem.render.svg import Path, Point
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -181,18 +183,6 @@ def _area_name(catalog: Catalog, lang: str, area: str) -> str:
     return _text(catalog, lang, f"area-{area}")
 
 
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _dicts(value: object) -> list[dict[str, Any]]:
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _strs(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, (list, tuple)) else []
-
-
 def _date(catalog: Catalog, lang: str, iso: object) -> str:
     try:
         day = datetime.date.fromisoformat(str(iso))
@@ -200,22 +190,6 @@ def _date(catalog: Catalog, lang: str, iso: object) -> str:
         return str(iso or "")
     return _text(catalog, lang, "map-date", weekday=_text(catalog, lang, f"map-weekday-{day.weekday()}"),
                  day=day.day, month=_text(catalog, lang, f"map-month-{day.month}"))
-
-
-def _wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """``text`` cut into lines no wider than ``width`` (at word boundaries)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if current and svg.text_width(trial, size, bold=bold) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
 
 
 # -- the view's areas as hashable data (the static part's key) --------------------------------
