@@ -40,6 +40,9 @@ from pbem.games.corteo.units import roster
 from pbem.games.corteo.view import build_view
 from pbem.render import cache, raster
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import line, time_it, whole_document  # noqa: E402 (the module beside this script)
+
 PLACES = {"MOV1": "M18", "MOV2": "M18", "MOV3": "M19", "MOV4": "M19", "MOV5": "N18", "AUT1": "L18",
           "AUT2": "N19", "AUT3": "M17", "ML1": "N17", "ML2": "M16", "GRU1": "M15", "GRU2": "M14",
           "LC1": "prison", "FEM1": "prison", "RAD1": "off:S2:6", "CE1": "K20", "CE2": "L20", "CA1": "N20",
@@ -83,18 +86,6 @@ def mid_game_view(show_zoc: bool = False) -> dict[str, Any]:
     return view
 
 
-def time_it(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None = None) -> tuple[float, float, Any]:
-    """Median and minimum ms of ``fn()`` over ``runs`` calls (``before()`` runs untimed before each)."""
-    times: list[float] = []
-    result: Any = None
-    for _ in range(runs):
-        if before is not None:
-            before()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), min(times), result
-
 
 def total(view: dict[str, Any], width: int) -> bytes:
     """What a turn mail costs: the SVG and its PNG."""
@@ -102,9 +93,8 @@ def total(view: dict[str, Any], width: int) -> bytes:
 
 
 def whole(view: dict[str, Any], width: int) -> bytes:
-    svg_text = render_svg(view)
-    image = raster.rasterise(svg_text, width, layers=False)
-    return raster.encode_png(image, colours=raster.document_colours(svg_text))
+    """The same map with the whole document drawn every time (no layer cache)."""
+    return whole_document(render_svg(view), width)
 
 
 def forget_detail_ground() -> None:
@@ -115,9 +105,6 @@ def forget_detail_ground() -> None:
             del raster.STATIC_LAYERS._data[key]
     raster.STATIC_LAYERS._bytes = sum(size for _v, size in raster.STATIC_LAYERS._data.values())
 
-
-def line(label: str, med: float, best: float, extra: str = "") -> None:
-    print(f"  {label:44s} median {med:7.1f} ms   min {best:7.1f} ms   {extra}".rstrip())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,6 +30,9 @@ from typing import Any
 from pbem.games.kriegspiel.render import render_svg
 from pbem.render import cache, raster
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import line, time_it, whole_document  # noqa: E402 (the module beside this script)
+
 NORTH_TERRAIN = {
     "mountain": ["C10", "C11", "C12", "C13", "D10", "E10", "G10", "H10", "I10"],
     "pass": ["F10"],
@@ -167,18 +170,6 @@ def mid_game_view() -> dict[str, Any]:
     }
 
 
-def time_it(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None = None) -> tuple[float, float, Any]:
-    """Median and minimum ms of ``fn()`` over ``runs`` calls (``before()`` runs untimed before each)."""
-    times: list[float] = []
-    result: Any = None
-    for _ in range(runs):
-        if before is not None:
-            before()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), min(times), result
-
 
 def total(view: dict[str, Any], width: int) -> bytes:
     """What a turn mail costs: the SVG and its PNG."""
@@ -189,9 +180,6 @@ def former(view: dict[str, Any], width: int) -> bytes:
     """The former pipeline: the whole document drawn every time, octree palette over all pixels."""
     return raster.encode_png(raster.rasterise(render_svg(view), width, layers=False), "pal-octree-z3")
 
-
-def line(label: str, med: float, best: float, extra: str = "") -> None:
-    print(f"  {label:44s} median {med:7.1f} ms   min {best:7.1f} ms   {extra}".rstrip())
 
 
 def main(argv: list[str] | None = None) -> int:

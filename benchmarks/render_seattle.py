@@ -46,6 +46,9 @@ from pbem.games.seattle.state import (
 from pbem.games.seattle.view import build_view
 from pbem.render import cache, raster
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import line, time_it, whole_document  # noqa: E402 (the module beside this script)
+
 PLACES = {
     "sheraton": ["AN1", "AN2", "AT1", "AT2", "OL3", "PR3", "SPD1", "SPD2", "SPD3"],
     "convention-center": ["AT3", "OL1", "SPD5", "SPD6"],
@@ -97,18 +100,6 @@ def mid_game_view() -> dict[str, Any]:
     return view
 
 
-def time_it(fn: Callable[[], Any], runs: int, before: Callable[[], Any] | None = None) -> tuple[float, float, Any]:
-    """Median and minimum ms of ``fn()`` over ``runs`` calls (``before()`` runs untimed before each)."""
-    times: list[float] = []
-    result: Any = None
-    for _ in range(runs):
-        if before is not None:
-            before()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), min(times), result
-
 
 def total(view: dict[str, Any], width: int) -> bytes:
     """What a turn mail costs: the SVG and its PNG."""
@@ -117,13 +108,8 @@ def total(view: dict[str, Any], width: int) -> bytes:
 
 def whole(view: dict[str, Any], width: int) -> bytes:
     """The same map with the whole document drawn every time (no layer cache)."""
-    svg_text = render_svg(view)
-    image = raster.rasterise(svg_text, width, layers=False)
-    return raster.encode_png(image, colours=raster.document_colours(svg_text))
+    return whole_document(render_svg(view), width)
 
-
-def line(label: str, med: float, best: float, extra: str = "") -> None:
-    print(f"  {label:44s} median {med:7.1f} ms   min {best:7.1f} ms   {extra}".rstrip())
 
 
 def main(argv: list[str] | None = None) -> int:
