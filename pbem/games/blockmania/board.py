@@ -34,6 +34,20 @@ def parse_loc(text: str) -> Loc | None:
 
 
 @dataclass
+class CardEffect:
+    """An Attack card played before the dice (11.iv), waiting for the roll it changes: ``attack`` (one of
+    cards.ATTACKS), ``blocker`` the Blocker whose roll (``whose`` "own") or against whom the roll
+    (``whose`` "enemy") is changed, by ``amount``."""
+
+    card: int
+    seat: str
+    attack: str
+    blocker: str
+    amount: int
+    whose: str
+
+
+@dataclass
 class Moving:
     """What the Command Phase remembers while it runs (5.iii, 6.x): never frozen into the State.
 
@@ -61,6 +75,14 @@ class Board:
         self.command_points: int = state.command_points
         self.piles: dict[str, tuple[str, ...]] = {s.name: s.pile for s in state.seats}
         self.moving = Moving()
+        # the cards (3, 10.ii, 11, 12): deck and set-aside top first, hands by seat, discards oldest first
+        self.deck: list[int] = list(state.deck)
+        self.set_aside: list[int] = list(state.set_aside)
+        self.hands: dict[str, list[int]] = {s.name: list(s.hand) for s in state.seats}
+        self.discards: list[int] = list(state.discards)
+        self.final: bool = state.final
+        #: Attack cards played and waiting for their roll (11.iv): never frozen, one phase only
+        self.card_effects: list[CardEffect] = []
 
     # -- Blockers and counters ----------------------------------------------------------------------
     def type(self, bid: str) -> BlockerType:
@@ -130,11 +152,13 @@ class Board:
     # -- the result -------------------------------------------------------------------------------------
     def frozen(self, **changes: object) -> State:
         squares = tuple(s for _, s in sorted(self.squares.items()) if s != SquareState(s.loc))
-        seats = tuple(replace(s, pile=self.piles.get(s.name, s.pile)) for s in self.state.seats)
+        seats = tuple(replace(s, pile=self.piles.get(s.name, s.pile), hand=tuple(self.hands.get(s.name, s.hand)))
+                      for s in self.state.seats)
         new = replace(self.state, blockers=tuple(self.blockers.values()), counters=tuple(self.counters.values()),
                       squares=squares, fallen=tuple(sorted(self.fallen)), command_points=self.command_points,
-                      seats=seats)
+                      seats=seats, deck=tuple(self.deck), set_aside=tuple(self.set_aside),
+                      discards=tuple(self.discards), final=self.final)
         return replace(new, **changes)  # type: ignore[arg-type]
 
 
-__all__ = ["Board", "Moving", "blocks", "parse_loc", "Counter"]
+__all__ = ["Board", "CardEffect", "Moving", "blocks", "parse_loc", "Counter"]
