@@ -1,0 +1,991 @@
+"""The map of Block Mania: one view as an SVG document.
+
+:func:`render_svg` reads the view (plain JSON data from :func:`pbem.games.blockmania.view.build_view`)
+and the static block maps (``data/blocks.toml``), and returns a complete SVG;
+:func:`pbem.render.raster.svg_to_png` turns it into the PNG of the turn mail.
+
+Layout (user units; the width is fixed, the height grows with the rows of blocks):
+
+- a title bar: the game, the turn, the active seat and its Command Points, the phase, whose map it is;
+- on the left the ring (1.ii, 3): the blocks' cross-sections side by side in ring order, two blocks a
+  row. The half squares where two maps meet make one column (a dashed line marks the maps' edge); a
+  row begins and ends with the shared column of its neighbours, so the last column of a row is the
+  first of the next (and the ring's last column is its first: arrows say so). Squares in the colours
+  of 1.ii: Open Air pale sky (the Tween Block Plaza paved, the Mega Way a road, the Pedway a walkway,
+  the Sky Rail an armoured tube), Window squares light and glazed, Interior squares dark; residential
+  blue with its address, Civic green, special yellow with its name. Lifts are shafts on the left of
+  their squares, grav-chutes dotted drops with a triangle on each entry, fire-control points a red
+  sprinkler; the blocks' outer walls are a heavy line;
+- on the right a panel: the players (colour and symbol, block, cards in hand, pile, Blockers on the map,
+  dead, removed by Justice, defeat points so far, 12.iii; the active seat's Command Points), the deck,
+  the viewer's own hand (only in that viewer's view), the result, the notes of the turn;
+- below the ring, the legend.
+
+Blockers are counters in their owner's colour with a symbol of the seat in the corner (a circle, a
+square, a triangle, a diamond, ...), so colour is never the only cue: the type on top, the number, and
+Strength-Move at the bottom; their counters are pips below (Armoury dark, Hardware light, with an
+initial). A face-down Blocker (it has acted this turn, 7.ii) is pale with a dashed edge; a locked one
+(8.vi) has a red ring. Squares: Structural Damage a hazard triangle with its count (9.ii), Fires a flame
+with its count (10.i), a Collapse rubble with a cross (9.iii), a Scrawl a magenta squiggle (8.viii), a
+looted square a "$" badge (8.vii); a fallen block is greyed with its name struck (10.iii). The turn's
+moves are arrows in the owner's colour, shots dashed dark red lines with a cross-hair (7, 8.v).
+
+Speed: everything that depends only on the ring and the language (paper, squares, symbols, addresses,
+the panel's frames, the legend) is one static part built once per process, ring and language
+(:func:`_static_sheet`) and written first, so the rasteriser draws it once per width; the dynamic part
+is batched (one path per colour, one text run per ink): a mid-game map of four blocks is about 150
+elements, 80 of them dynamic (mostly the panel's lines). Render + rasterise at 1600 px takes ~70 ms once
+the sheet is cached (~200 ms for the first map of a ring, language and width;
+``benchmarks/render_blockmania.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from pbem.core.i18n import Catalog, msg, normalise_language
+from pbem.games.blockmania.blocks import COLUMN_LETTERS, Block, Loc, Ring, Square, blocks
+from pbem.render import svg, theme
+from pbem.render.cache import static_part
+from pbem.render.svg import Path, Point
+from pbem.render.viewdata import as_dicts as _dicts, as_int as _int, as_strs as _strs
+
+# -- geometry ---------------------------------------------------------------------------------------
+
+CELL: Final = 60.0
+PAD: Final = 16.0
+TITLE_H: Final = 64.0
+MAP_X: Final = PAD + 26.0  # room for the level numbers
+MAP_Y: Final = TITLE_H + 8.0
+BLOCKS_PER_ROW: Final = 2
+ROW_HEAD: Final = 34.0  # block names above a row
+ROW_FOOT: Final = 22.0  # column letters below a row
+ROW_GAP: Final = 18.0
+ROW_COLS: Final = 19  # two maps of 10 columns joined: 9 + 9 + 1
+MAP_W: Final = ROW_COLS * CELL
+PANEL_X: Final = MAP_X + MAP_W + 30.0
+PANEL_W: Final = 410.0
+WIDTH: Final = PANEL_X + PANEL_W + PAD
+LEGEND_H: Final = 150.0
+
+BIG: Final = 44.0  # a lone Blocker
+SMALL: Final = 26.0  # up to four in a square
+
+# -- colours ----------------------------------------------------------------------------------------
+
+SKY: Final = "#e8f0f6"
+SKY_GRID: Final = "#d3dee8"
+PLAZA: Final = "#d8d0bf"
+PLAZA_LINE: Final = "#bfb5a0"
+ROAD: Final = "#6f6d6a"
+ROAD_LINE: Final = "#f0d36a"
+WALKWAY: Final = "#a99f8c"
+RAIL: Final = "#7b8594"
+RAIL_LIGHT: Final = "#b9c2cf"
+WALL: Final = "#2f3a46"
+GRID_LINE: Final = "#6c7886"
+#: 1.ii: residential blue, Civic green, special yellow; (Window, Interior).
+SQUARE_FILL: Final = {
+    "residential": ("#cfe3f5", "#93bfe6"),
+    "civic": ("#cdeee0", "#8fd3b6"),
+    "special": ("#fbeeb6", "#f1d267"),
+}
+GLASS: Final = "#ffffff"
+ADDRESS_INK: Final = "#1d3f60"
+LABEL_INK: Final = "#2b2a27"
+LIFT: Final = "#4a5563"
+CHUTE: Final = "#3f4b8c"
+SPRINKLER: Final = "#c62828"
+FIRE: Final = "#e8601c"
+FIRE_CORE: Final = "#ffd23f"
+HAZARD: Final = "#f0b429"
+RUBBLE: Final = "#5d5852"
+RUBBLE_LINE: Final = "#8e887f"
+SCRAWL: Final = "#cc3399"
+LOOT: Final = "#2e7d32"
+SHOT: Final = "#8b1a1a"
+FALLEN_GREY: Final = "#8a8a8a"
+LOCKED: Final = "#c62828"
+ARMOURY_PIP: Final = ("#5a2a1a", "#ffffff")
+HARDWARE_PIP: Final = ("#d9d4c7", "#2b2a27")
+
+#: Seats onto the theme's colour-blind-safe slots, with a symbol each (never colour alone).
+SEAT_SLOTS: Final = {"red": "vermillion", "blue": "blue", "green": "green", "yellow": "yellow", "white": "sky",
+                     "black": "purple"}
+SEAT_SHAPES: Final = {"red": "circle", "blue": "square", "green": "triangle", "yellow": "diamond", "white": "star",
+                      "black": "hexagon"}
+#: Ink on a counter of the seat's colour.
+SEAT_INK: Final = {"yellow": "#1f1a10"}
+
+#: Short names of the Blocker types on their counters (the roster's keys).
+SHORT: Final = {"spugs": "SPU", "juves": "JUV", "crocks": "CRK", "futsie": "FUT", "citi-def": "CDF",
+                "fatty": "FAT", "mob": "MOB", "superhero": "SUP", "klegg": "KLG", "jaeger": "JAG"}
+HARDWARE: Final = frozenset({"spray-can", "bat-suit", "power-board", "sucker-gun", "vibro-drill", "nail-gun",
+                             "power-saw"})
+MOVE_NOTES: Final = frozenset({"note-walk", "note-lift", "note-chute", "note-fly", "note-pedway", "note-skyrail",
+                               "note-megaway"})
+SHOT_NOTES: Final = frozenset({"note-combat-shoots", "note-defensive-fire"})
+
+
+def seat_colours(seat: str) -> theme.SideColours:
+    return theme.side_colours(SEAT_SLOTS.get(seat, ""))
+
+
+# -- texts ------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _render_texts() -> Catalog:
+    return Catalog.from_package("pbem.games.blockmania.data", "render.toml")
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog() -> Catalog:
+    base = Catalog.from_package("pbem.games.blockmania.data", "texts.toml")
+    return base.merged(Catalog.from_package("pbem.games.blockmania.data", "texts_combat.toml")).merged(_render_texts())
+
+
+def _text(catalog: Catalog, lang: str, key: str, **args: object) -> str:
+    return catalog.text(msg(key, **args), lang)
+
+
+def _maybe(catalog: Catalog, lang: str, key: str, fallback: str) -> str:
+    return _text(catalog, lang, key) if catalog.has(key) or catalog.has(key, lang) else fallback
+
+
+def _seat_name(catalog: Catalog, lang: str, seat: str) -> str:
+    return _maybe(catalog, lang, f"map-seat-{seat}", seat)
+
+
+# -- the ring's layout ------------------------------------------------------------------------------
+
+
+class Layout:
+    """Where every ring column of every row is drawn."""
+
+    def __init__(self, ring_ids: tuple[str, ...]) -> None:
+        data = blocks()
+        known = tuple(b for b in ring_ids if b in data.ids)
+        self.ring: Ring = data.ring(known or data.ids[:2])
+        self.blocks: tuple[Block, ...] = self.ring.blocks
+        offsets, x = [], 0
+        for b in self.blocks:
+            offsets.append(x)
+            x += b.width - 1
+        self.offsets = tuple(offsets)
+        self.width = x
+        # rows: (first ring x, last ring x, block indexes); x may pass the ring's width (wrap)
+        self.rows: list[tuple[int, int, tuple[int, ...]]] = []
+        for i in range(0, len(self.blocks), BLOCKS_PER_ROW):
+            idx = tuple(range(i, min(i + BLOCKS_PER_ROW, len(self.blocks))))
+            last = idx[-1]
+            self.rows.append((self.offsets[i], self.offsets[last] + self.blocks[last].width - 1, idx))
+        self.levels = self.ring.levels
+        self.row_h = ROW_HEAD + self.levels * CELL + ROW_FOOT
+        self.map_h = len(self.rows) * self.row_h + (len(self.rows) - 1) * ROW_GAP
+
+    def row_top(self, r: int) -> float:
+        return MAP_Y + r * (self.row_h + ROW_GAP)
+
+    def cell(self, r: int, x: int, level: int) -> Point:
+        """Top-left corner of ring column ``x`` (as numbered in row ``r``) at ``level``."""
+        x0 = self.rows[r][0]
+        return MAP_X + (x - x0) * CELL, self.row_top(r) + ROW_HEAD + (self.levels - level) * CELL
+
+    def cells(self) -> Iterable[tuple[int, int, int, Point]]:
+        """Every drawn cell: (row, ring x as numbered in the row, level, top-left)."""
+        for r, (x0, x1, _) in enumerate(self.rows):
+            for x in range(x0, x1 + 1):
+                for level in range(1, self.levels + 1):
+                    yield r, x, level, self.cell(r, x, level)
+
+    def square_at(self, x: int, level: int) -> tuple[Loc, Square]:
+        loc = self.ring.at(x, level)
+        assert loc is not None
+        return loc, self.ring.square(loc)
+
+    def places(self, loc: Loc) -> list[Point]:
+        """The top-left corners of every cell showing ``loc`` (a shared column shows twice)."""
+        x = self.ring.x_of(loc)
+        out = []
+        for r, (x0, x1, _) in enumerate(self.rows):
+            for candidate in (x, x + self.width):
+                if x0 <= candidate <= x1:
+                    out.append(self.cell(r, candidate, loc.level))
+        return out
+
+    def parse(self, text: object) -> Loc | None:
+        if not isinstance(text, str) or ":" not in text:
+            return None
+        try:
+            return self.ring.loc(text)
+        except KeyError:
+            return None
+
+    @property
+    def height(self) -> float:
+        return MAP_Y + self.map_h + 14 + LEGEND_H + PAD
+
+
+@functools.lru_cache(maxsize=8)
+def _layout(ring_ids: tuple[str, ...]) -> Layout:
+    return Layout(ring_ids)
+
+
+# -- shapes -----------------------------------------------------------------------------------------
+
+
+def _shape(p: Path, shape: str, cx: float, cy: float, r: float) -> None:
+    if shape == "square":
+        p.rect(cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7)
+    elif shape == "triangle":
+        p.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)])
+    elif shape == "diamond":
+        p.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)])
+    elif shape == "star":
+        p.polygon(_star(cx, cy, r * 1.1, r * 0.45, 5))
+    elif shape == "hexagon":
+        p.polygon([(cx + r * math.cos(math.pi / 3 * i), cy + r * math.sin(math.pi / 3 * i)) for i in range(6)])
+    else:
+        p.circle(cx, cy, r)
+
+
+def _star(cx: float, cy: float, r_out: float, r_in: float, points: int) -> list[Point]:
+    pts = []
+    for i in range(points * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = math.pi * i / points
+        pts.append((cx + math.sin(a) * r, cy - math.cos(a) * r))
+    return pts
+
+
+def _flame(p: Path, cx: float, cy: float, s: float) -> None:
+    """A flame ``s`` tall with its base centred at (cx, cy)."""
+    n = svg.num
+    p.raw(f"M{n(cx)},{n(cy)}c{n(-s * 0.42)},0 {n(-s * 0.5)},{n(-s * 0.42)} {n(-s * 0.28)},{n(-s * 0.7)}"
+          f"c{n(s * 0.05)},{n(s * 0.18)} {n(s * 0.14)},{n(s * 0.2)} {n(s * 0.18)},{n(s * 0.1)}"
+          f"c{n(-s * 0.02)},{n(-s * 0.2)} {n(s * 0.06)},{n(-s * 0.32)} {n(s * 0.1)},{n(-s * 0.4)}"
+          f"c{n(s * 0.06)},{n(s * 0.2)} {n(s * 0.4)},{n(s * 0.36)} {n(s * 0.4)},{n(s * 0.62)}"
+          f"c0,{n(s * 0.24)} {n(-s * 0.12)},{n(s * 0.38)} {n(-s * 0.4)},{n(s * 0.38)}z")
+
+
+def _hazard(p: Path, cx: float, cy: float, r: float) -> None:
+    p.polygon([(cx, cy - r), (cx + r * 1.05, cy + r * 0.8), (cx - r * 1.05, cy + r * 0.8)])
+
+
+def _squiggle(p: Path, x: float, y: float, w: float) -> None:
+    n = svg.num
+    step = w / 4
+    p.move(x, y)
+    for i in range(4):
+        dy = -5 if i % 2 == 0 else 5
+        p.raw(f"q{n(step / 2)},{n(dy * 1.6)} {n(step)},0")
+
+
+# -- the static sheet -------------------------------------------------------------------------------
+
+
+def _square_body(sq: Square, x: float, y: float, fills: dict[str, Path], extra: dict[str, Path]) -> None:
+    """The fill and symbols of one square (batched by colour)."""
+    code = sq.kind.code
+    if sq.is_open:
+        fills.setdefault(SKY, Path()).rect(x, y, CELL, CELL)
+        if code == "TP":
+            fills.setdefault(PLAZA, Path()).rect(x, y + CELL * 0.55, CELL, CELL * 0.45)
+            extra.setdefault("plaza-line", Path()).segment((x, y + CELL * 0.55), (x + CELL, y + CELL * 0.55))
+        elif code == "MW":
+            fills.setdefault(ROAD, Path()).rect(x, y + CELL * 0.3, CELL, CELL * 0.55)
+            extra.setdefault("road-line", Path()).segment((x + 6, y + CELL * 0.575), (x + CELL - 6, y + CELL * 0.575))
+        elif code == "PW":
+            fills.setdefault(WALKWAY, Path()).rect(x, y + CELL - 14, CELL, 9)
+            extra.setdefault("rail", Path()).segment((x, y + CELL - 24), (x + CELL, y + CELL - 24))
+            for k in range(4):
+                extra["rail"].segment((x + 7 + k * 15, y + CELL - 24), (x + 7 + k * 15, y + CELL - 14))
+        elif code == "SR":
+            fills.setdefault(RAIL, Path()).rect(x, y + CELL * 0.32, CELL, CELL * 0.36)
+            fills.setdefault(RAIL_LIGHT, Path()).rect(x, y + CELL * 0.42, CELL, 4)
+        return
+    light, dark = SQUARE_FILL.get(sq.kind.colour, SQUARE_FILL["special"])
+    fills.setdefault(light if sq.is_window else dark, Path()).rect(x, y, CELL, CELL)
+    if sq.is_window:  # glazing: two panes
+        glass = extra.setdefault("glass", Path())
+        glass.rect(x + 13, y + 17, 15, 20).rect(x + 32, y + 17, 15, 20)
+    if code in ("TW", "SS"):  # the Sky Rail's tube runs through the tubeways and the station
+        fills.setdefault(RAIL_LIGHT, Path()).rect(x, y + CELL * 0.38, CELL, CELL * 0.24)
+    if code == "TN":  # the Mega Way's tunnel mouth
+        extra.setdefault("tunnel", Path()).rect(x + 4, y + CELL * 0.3, CELL - 8, CELL * 0.55)
+
+
+def _label(sq: Square, catalog: Catalog, lang: str) -> tuple[str, str]:
+    """(address, name) printed in a Window or Interior square."""
+    code = sq.kind.code
+    address = f"{sq.address:02d}" if sq.address is not None else ""
+    name = "" if code == "RS" else _maybe(catalog, lang, f"map-kind-{code}", sq.kind.name)
+    return address, name
+
+
+def _static_map(layout: Layout, catalog: Catalog, lang: str) -> str:
+    fills: dict[str, Path] = {}
+    extra: dict[str, Path] = {}
+    grid = Path()
+    sky_grid = Path()
+    walls = Path()
+    addresses: list[tuple[float, float, str]] = []
+    names: list[tuple[float, float, str]] = []
+    small_names: list[tuple[float, float, str]] = []
+    lifts = Path()
+    lift_ticks = Path()
+    chutes = Path()
+    chute_heads = Path()
+    sprinklers = Path()
+    for r, x, level, (px, py) in layout.cells():
+        loc, sq = layout.square_at(x, level)
+        _square_body(sq, px, py, fills, extra)
+        if sq.is_open:
+            sky_grid.rect(px, py, CELL, CELL)
+            continue
+        grid.rect(px, py, CELL, CELL)
+        for dx, dlevel, seg in ((-1, 0, ((px, py), (px, py + CELL))), (1, 0, ((px + CELL, py), (px + CELL, py + CELL))),
+                                (0, 1, ((px, py), (px + CELL, py))), (0, -1, ((px, py + CELL), (px + CELL, py + CELL)))):
+            other = layout.ring.at(x + dx, level + dlevel)
+            if other is None or layout.ring.square(other).is_open:
+                walls.segment(*seg)
+        address, name = _label(sq, catalog, lang)
+        if address:
+            addresses.append((px + 4, py + 13, address))
+        if name:
+            target = names if svg.text_width(name, 9.5) <= CELL - 6 else small_names
+            target.append((px + CELL / 2, py + CELL - 5, name))
+        block = layout.ring.data.block(loc.block)
+        label = sq.label
+        lift = block.lift_at(label)
+        if lift is not None:
+            top = level == lift.top
+            bottom = level == lift.bottom
+            lifts.rect(px + 3, py + (8 if top else 0), 6, CELL - (8 if top else 0) - (8 if bottom else 0))
+            lift_ticks.segment((px + 1, py + CELL / 2), (px + 11, py + CELL / 2))
+        if block.chute_at(label) is not None:
+            chute_heads.polygon([(px + CELL - 13, py + 5), (px + CELL - 3, py + 5), (px + CELL - 8, py + 13)])
+        if sq.fire_control:
+            sprinklers.circle(px + CELL - 9, py + CELL - 16, 4.5)
+    # grav-chute drops: from each chute's top entry to its landing, on the right of the column
+    for r, (x0, x1, idx) in enumerate(layout.rows):
+        for i in idx:
+            block = layout.blocks[i]
+            for chute in block.chutes:
+                x = layout.offsets[i] + chute.column
+                if not x0 <= x <= x1:
+                    continue
+                _, ty = layout.cell(r, x, max(chute.entries))
+                px, by = layout.cell(r, x, chute.ground)
+                chutes.segment((px + CELL - 8, ty + 13), (px + CELL - 8, by + CELL - 4))
+    out = []
+    for colour, p in fills.items():
+        out.append(svg.path(p, fill=colour))
+    out.append(svg.path(sky_grid, fill="none", stroke=SKY_GRID, stroke_width=0.8))
+    out.append(svg.path(extra.get("plaza-line", Path()), stroke=PLAZA_LINE, stroke_width=1.5))
+    out.append(svg.path(extra.get("road-line", Path()), stroke=ROAD_LINE, stroke_width=2, stroke_dasharray="8 6"))
+    out.append(svg.path(extra.get("rail", Path()), fill="none", stroke=WALKWAY, stroke_width=1.6))
+    out.append(svg.path(extra.get("tunnel", Path()), fill=ROAD, fill_opacity=0.55))
+    out.append(svg.path(extra.get("glass", Path()), fill=GLASS, fill_opacity=0.55, stroke="#ffffff", stroke_width=1))
+    out.append(svg.path(grid, fill="none", stroke=GRID_LINE, stroke_width=0.8, stroke_opacity=0.6))
+    out.append(svg.path(walls, fill="none", stroke=WALL, stroke_width=3, stroke_linecap="square"))
+    out.append(svg.path(lifts, fill=LIFT))
+    out.append(svg.path(lift_ticks, stroke=LIFT, stroke_width=1.6))
+    out.append(svg.path(chutes, fill="none", stroke=CHUTE, stroke_width=2, stroke_dasharray="2 4",
+                        stroke_linecap="round"))
+    out.append(svg.path(chute_heads, fill=CHUTE))
+    out.append(svg.path(sprinklers, fill=SPRINKLER, stroke="#ffffff", stroke_width=1.5))
+    out.append(svg.text_run(addresses, font_size=11, bold=True, anchor="start", fill=ADDRESS_INK))
+    out.append(svg.text_run(names, font_size=9.5, fill=LABEL_INK))
+    out.append(svg.text_run(small_names, font_size=8, fill=LABEL_INK))
+    out.append(_frames(layout, catalog, lang))
+    return "".join(out)
+
+
+def _frames(layout: Layout, catalog: Catalog, lang: str) -> str:
+    """Block names, maps' edges, level numbers, column letters, the ring's wrap arrows."""
+    out: list[str] = []
+    edges = Path()
+    frame = Path()
+    heads: list[tuple[float, float, str]] = []
+    levels: list[tuple[float, float, str]] = []
+    letters: list[tuple[float, float, str]] = []
+    transit: list[tuple[float, float, str]] = []
+    arrows = Path()
+    data = layout.ring.data
+    for r, (x0, x1, idx) in enumerate(layout.rows):
+        left, top = layout.cell(r, x0, layout.levels)
+        right = left + (x1 - x0 + 1) * CELL
+        bottom = top + layout.levels * CELL
+        frame.rect(left, top, right - left, bottom - top)
+        for i in idx:
+            block = layout.blocks[i]
+            a = layout.offsets[i]
+            bx0, _ = layout.cell(r, a, 1)
+            bx1, _ = layout.cell(r, a + block.width - 1, 1)
+            heads.append(((bx0 + bx1 + CELL) / 2, top - 11, block.name))
+            for bx in (bx0, bx1):
+                edges.segment((bx + CELL / 2, top - 6), (bx + CELL / 2, bottom + 4))
+            for c in range(block.width):
+                lx, _ = layout.cell(r, a + c, 1)
+                if c == 0 and i != idx[0]:
+                    continue
+                letters.append((lx + CELL / 2, bottom + 15, COLUMN_LETTERS[c]))
+        for level in range(1, layout.levels + 1):
+            _, ly = layout.cell(r, x0, level)
+            levels.append((left - 6, ly + CELL / 2 + 4, str(level)))
+        for code, key in (("MW", data.megaway_level), ("PW", data.pedway_level), ("SR", data.skyrail_level),
+                          ("TP", data.ground)):
+            _, ly = layout.cell(r, x0, key)
+            transit.append((left + 4, ly + (CELL - 3 if code != "SR" else 14), _text(catalog, lang, f"map-level-{code}")))
+        # wrap arrows at the row's ends: the ring goes on
+        mid = top - 11
+        arrows.polygon([(left - 2, mid), (left + 8, mid - 5), (left + 8, mid + 5)])
+        arrows.polygon([(right + 2, mid), (right - 8, mid - 5), (right - 8, mid + 5)])
+    out.append(svg.path(frame, fill="none", stroke=theme.FRAME, stroke_width=1.5))
+    out.append(svg.path(edges, fill="none", stroke=theme.INK_SOFT, stroke_width=1.3, stroke_dasharray="5 4"))
+    out.append(svg.path(arrows, fill=theme.INK_SOFT))
+    out.append(svg.text_run(heads, font_size=15, bold=True, fill=theme.INK))
+    out.append(svg.text_run(levels, font_size=theme.COORD_SIZE, anchor="end", fill=theme.INK_SOFT))
+    out.append(svg.text_run(letters, font_size=theme.COORD_SIZE, fill=theme.INK_SOFT))
+    out.append(svg.text_run(transit, font_size=8.5, anchor="start", fill=theme.INK, halo=theme.HALO, halo_width=2.5))
+    return "".join(out)
+
+
+def _legend(layout: Layout, catalog: Catalog, lang: str) -> str:
+    x0 = MAP_X
+    y0 = MAP_Y + layout.map_h + 14
+    out = [svg.rect(x0 - 26, y0, MAP_W + 26, LEGEND_H, fill=theme.PAPER_DARK, rx=6),
+           svg.text(x0 - 14, y0 + 20, _text(catalog, lang, "map-legend"), font_size=13, font_weight="bold",
+                    fill=theme.INK)]
+    fills: dict[str, Path] = {}
+    extra: dict[str, Path] = {}
+    labels: list[tuple[float, float, str]] = []
+    col_w = (MAP_W + 26) / 4
+    sw = 22.0
+    items = ("open", "window", "interior", "residential", "civic", "special", "lift", "chute", "fire-control",
+             "blocker", "face-down", "locked", "fire", "damage", "collapse", "scrawl", "looted", "counter", "move",
+             "shot", "fallen")
+    per_col = math.ceil(len(items) / 4)
+    marks = Path()
+    strokes: dict[tuple[str, float, str], Path] = {}
+    for i, key in enumerate(items):
+        col, row = divmod(i, per_col)
+        x = x0 - 14 + col * col_w
+        y = y0 + 32 + row * 19.5
+        labels.append((x + sw + 8, y + 11, _text(catalog, lang, f"map-legend-{key}")))
+        if key == "open":
+            fills.setdefault(SKY, Path()).rect(x, y, sw, 15)
+        elif key in ("window", "interior"):
+            fills.setdefault(SQUARE_FILL["residential"][key == "interior"], Path()).rect(x, y, sw, 15)
+        elif key in ("residential", "civic", "special"):
+            fills.setdefault(SQUARE_FILL[key][1], Path()).rect(x, y, sw, 15)
+        elif key == "lift":
+            fills.setdefault(LIFT, Path()).rect(x + 8, y - 2, 6, 19)
+        elif key == "chute":
+            fills.setdefault(CHUTE, Path()).polygon([(x + 5, y), (x + 17, y), (x + 11, y + 10)])
+        elif key == "fire-control":
+            fills.setdefault(SPRINKLER, Path()).circle(x + 11, y + 7.5, 5)
+        elif key in ("blocker", "face-down", "locked"):
+            c = seat_colours("blue")
+            if key == "face-down":
+                strokes.setdefault((c.main, 1.5, "3 2"), Path()).round_rect(x + 1, y - 2, 20, 19, 3)
+                fills.setdefault(c.light, Path()).round_rect(x + 1, y - 2, 20, 19, 3)
+            else:
+                fills.setdefault(c.main, Path()).round_rect(x + 1, y - 2, 20, 19, 3)
+            if key == "locked":
+                strokes.setdefault((LOCKED, 2.5, ""), Path()).round_rect(x - 1, y - 4, 24, 23, 4)
+        elif key == "fire":
+            _flame(fills.setdefault(FIRE, Path()), x + 11, y + 16, 17)
+        elif key == "damage":
+            _hazard(fills.setdefault(HAZARD, Path()), x + 11, y + 8, 8)
+        elif key == "collapse":
+            fills.setdefault(RUBBLE, Path()).rect(x, y, sw, 15)
+            marks.segment((x + 3, y + 2), (x + sw - 3, y + 13)).segment((x + sw - 3, y + 2), (x + 3, y + 13))
+        elif key == "scrawl":
+            _squiggle(strokes.setdefault((SCRAWL, 2.2, ""), Path()), x + 1, y + 8, 20)
+        elif key == "looted":
+            fills.setdefault(LOOT, Path()).circle(x + 11, y + 7.5, 7.5)
+        elif key == "counter":
+            fills.setdefault(ARMOURY_PIP[0], Path()).polygon([(x + 11, y), (x + 18, y + 7.5), (x + 11, y + 15),
+                                                               (x + 4, y + 7.5)])
+        elif key == "move":
+            strokes.setdefault((seat_colours("red").main, 3, ""), Path()).segment((x, y + 8), (x + 16, y + 8))
+            fills.setdefault(seat_colours("red").main, Path()).polygon(svg.arrowhead((x + sw, y + 8), (x, y + 8), 8, 8))
+        elif key == "shot":
+            strokes.setdefault((SHOT, 2, "5 3"), Path()).segment((x, y + 8), (x + sw, y + 8))
+        elif key == "fallen":
+            fills.setdefault(FALLEN_GREY, Path()).rect(x, y, sw, 15)
+    for colour, p in fills.items():
+        out.append(svg.path(p, fill=colour, stroke=theme.INK_SOFT if colour in (SKY,) else None, stroke_width=0.6))
+    for (colour, width, dash), p in strokes.items():
+        out.append(svg.path(p, fill="none", stroke=colour, stroke_width=width, stroke_dasharray=dash or None))
+    out.append(svg.path(marks, stroke="#ffffff", stroke_width=1.6))
+    out.append(svg.text_run(labels, font_size=11.5, anchor="start", fill=theme.INK))
+    return "".join(out)
+
+
+@static_part(maxsize=8)
+def _static_sheet(lang: str, ring_ids: tuple[str, ...], height: float) -> str:
+    """Everything that never changes in a game: built once per process, ring and language."""
+    catalog = _catalog()
+    layout = _layout(ring_ids)
+    out = [svg.rect(0, 0, WIDTH, height, fill=theme.PAPER), _static_map(layout, catalog, lang),
+           _legend(layout, catalog, lang),
+           svg.rect(PANEL_X - 10, MAP_Y - 4, PANEL_W + 10, height - MAP_Y - PAD + 4, fill=theme.PAPER_DARK, rx=6)]
+    return "".join(out)
+
+
+# -- Blockers ---------------------------------------------------------------------------------------
+
+
+class _Counters:
+    """All Blocker counters of a map, batched: a path per colour, a text run per ink and size."""
+
+    def __init__(self) -> None:
+        self.shadow = Path()
+        self.faces: dict[tuple[str, str, float, str], Path] = {}
+        self.symbols: dict[str, Path] = {}
+        self.rings = Path()
+        self.texts: dict[tuple[str, float], list[tuple[float, float, str]]] = {}
+        self.pips: dict[tuple[str, str], Path] = {}
+        self.pip_texts: dict[str, list[tuple[float, float, str]]] = {}
+
+    def add(self, b: Mapping[str, Any], x: float, y: float, size: float) -> None:
+        owner = str(b.get("owner") or "")
+        c = seat_colours(owner)
+        down = bool(b.get("face_down"))
+        k = size / BIG
+        if down:
+            fill, edge, ink, dash = c.light, c.main, c.dark, "4 2.5"
+        else:
+            fill, edge, ink, dash = c.main, c.dark, SEAT_INK.get(owner, "#ffffff"), ""
+            self.shadow.round_rect(x + 1.8 * k, y + 2.2 * k, size, size, 5 * k)
+        self.faces.setdefault((fill, edge, 1.6 if not down else 1.8, dash), Path()).round_rect(x, y, size, size, 5 * k)
+        if b.get("locked"):
+            self.rings.round_rect(x - 3, y - 3, size + 6, size + 6, 6 * k)
+        _shape(self.symbols.setdefault(ink, Path()), SEAT_SHAPES.get(owner, "circle"), x + 6.5 * k, y + 6.5 * k, 3.6 * k)
+        btype = str(b.get("type") or "?")
+        short = SHORT.get(btype, btype[:3].upper())
+        bid = str(b.get("id") or "")
+        number = bid.rsplit("-", 1)[-1] if "-" in bid else bid
+        sm = f"{_int(b.get('strength'))}-{_int(b.get('move'))}"
+        if size >= BIG * 0.9:
+            self.texts.setdefault((ink, 11.0), []).append((x + size / 2 + 3, y + 14.5, short))
+            self.texts.setdefault((ink, 10.0), []).append((x + size / 2, y + 27.5, number))
+            self.texts.setdefault((ink, 11.5), []).append((x + size / 2, y + size - 4.5, sm))
+        else:
+            self.texts.setdefault((ink, 8.0), []).append((x + size / 2 + 2, y + 10.5, short))
+            self.texts.setdefault((ink, 8.5), []).append((x + size / 2, y + size - 3.5, sm))
+        carried = _strs(b.get("carried"))
+        if carried:
+            pip = 10.0 if size >= BIG * 0.9 else 5.0
+            for i, ctype in enumerate(carried[:6]):
+                colours = HARDWARE_PIP if ctype in HARDWARE else ARMOURY_PIP
+                px = x + i * (pip + 1.5)
+                py = y + size + 1
+                self.pips.setdefault(colours, Path()).rect(px, py, pip, pip)
+                if pip >= 8:
+                    self.pip_texts.setdefault(colours[1], []).append((px + pip / 2, py + pip - 2, ctype[:1].upper()))
+
+    def svg(self) -> str:
+        out = [svg.path(self.shadow, fill="#000000", fill_opacity=0.25)]
+        for (fill, edge, width, dash), p in self.faces.items():
+            out.append(svg.path(p, fill=fill, stroke=edge, stroke_width=width, stroke_dasharray=dash or None))
+        out.append(svg.path(self.rings, fill="none", stroke=LOCKED, stroke_width=2.5))
+        for ink, p in self.symbols.items():
+            out.append(svg.path(p, fill=ink))
+        for (ink, fs), labels in self.texts.items():
+            out.append(svg.text_run(labels, font_size=fs, bold=True, fill=ink))
+        for (fill, _ink), p in self.pips.items():
+            out.append(svg.path(p, fill=fill, stroke="#2b2a27", stroke_width=0.6))
+        for ink, labels in self.pip_texts.items():
+            out.append(svg.text_run(labels, font_size=8, bold=True, fill=ink))
+        return "".join(out)
+
+
+def _slots(n: int, x: float, y: float) -> list[tuple[float, float, float]]:
+    """Top-left corners and sizes of ``n`` counters in the cell at (x, y)."""
+    if n <= 1:
+        return [(x + (CELL - BIG) / 2, y + (CELL - BIG) / 2 - 4, BIG)]
+    gap = (CELL - 2 * SMALL) / 3
+    spots = [(x + gap, y + gap), (x + 2 * gap + SMALL, y + gap), (x + gap, y + 2 * gap + SMALL),
+             (x + 2 * gap + SMALL, y + 2 * gap + SMALL)]
+    return [(sx, sy, SMALL) for sx, sy in spots[:n]]
+
+
+# -- the title and the panel ------------------------------------------------------------------------
+
+
+def _stage(catalog: Catalog, lang: str, stage: str) -> str:
+    return _maybe(catalog, lang, f"map-stage-{stage}", stage)
+
+
+def _title(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
+    turn = _int(view.get("turn"))
+    active = str(view.get("active") or "")
+    parts = [_text(catalog, lang, "map-turn", turn=turn) if turn else _text(catalog, lang, "map-setup")]
+    if active:
+        parts.append(_text(catalog, lang, "map-to-play", seat=_seat_name(catalog, lang, active)))
+        parts.append(_text(catalog, lang, "map-cp", points=_int(view.get("command_points"))))
+    stage = str(view.get("stage") or "")
+    if stage:
+        parts.append(_stage(catalog, lang, stage))
+    viewer = view.get("viewer")
+    who = (_text(catalog, lang, "map-for", seat=_seat_name(catalog, lang, str(viewer))) if isinstance(viewer, str)
+           else _text(catalog, lang, "map-for-spectator"))
+    title_w = svg.text_width(_text(catalog, lang, "map-title"), theme.TITLE_SIZE + 2, bold=True)
+    out = [svg.text(PAD, 30, _text(catalog, lang, "map-title"), font_size=theme.TITLE_SIZE + 2, font_weight="bold",
+                    fill=theme.INK),
+           svg.text(PAD + title_w + 34, 30, " · ".join(parts), font_size=17, fill=theme.INK),
+           svg.text(WIDTH - PAD, 30, who, font_size=theme.SUBTITLE_SIZE, fill=theme.INK_SOFT, text_anchor="end")]
+    if active:
+        c = seat_colours(active)
+        p = Path()
+        _shape(p, SEAT_SHAPES.get(active, "circle"), PAD + title_w + 20, 24, 7)
+        out.append(svg.path(p, fill=c.main, stroke=c.dark, stroke_width=1.2))
+    if view.get("final"):
+        out.append(svg.text(PAD, 54, _text(catalog, lang, "map-final"), font_size=14, font_weight="bold",
+                            fill=SHOT))
+    return "".join(out)
+
+
+class _Panel:
+    """The panel's text, top to bottom."""
+
+    def __init__(self, x: float, y: float, bottom: float) -> None:
+        self.x = x
+        self.y = y
+        self.bottom = bottom
+        self.parts: list[str] = []
+
+    def heading(self, label: str) -> None:
+        self.y += 22
+        self.parts.append(svg.text(self.x, self.y, label, font_size=14, font_weight="bold", fill=theme.INK))
+        self.y += 6
+
+    def line(self, label: str, size: float = 11.5, ink: str = theme.INK, indent: float = 0, bold: bool = False) -> bool:
+        if self.y + size + 4 > self.bottom:
+            return False
+        self.y += size + 4
+        self.parts.append(svg.text(self.x + indent, self.y, label, font_size=size, fill=ink,
+                                   font_weight="bold" if bold else None))
+        return True
+
+
+def _players(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
+    panel.heading(_text(catalog, lang, "map-players"))
+    cols = ("cards", "pile", "map", "dead", "justice", "defeat")
+    col_x = [panel.x + 178 + i * 40 for i in range(len(cols))]
+    heads = [(cx, panel.y + 10, _text(catalog, lang, f"map-col-{c}")) for cx, c in zip(col_x, cols)]
+    panel.parts.append(svg.text_run(heads, font_size=8, fill=theme.INK_SOFT))
+    panel.y += 14
+    active = view.get("active")
+    rows: list[tuple[float, float, str]] = []
+    bold_rows: list[tuple[float, float, str]] = []
+    for seat in _dicts(view.get("seats")):
+        name = str(seat.get("name") or "")
+        c = seat_colours(name)
+        top = panel.y + 4
+        if name == active:
+            panel.parts.append(svg.rect(panel.x - 4, top - 1, PANEL_W - 12, 38, fill="#ffffff", stroke=c.main,
+                                        stroke_width=1.6, rx=4))
+        p = Path().round_rect(panel.x, top + 4, 26, 26, 4)
+        panel.parts.append(svg.path(p, fill=c.main, stroke=c.dark, stroke_width=1.2))
+        sym = Path()
+        _shape(sym, SEAT_SHAPES.get(name, "circle"), panel.x + 13, top + 17, 6)
+        panel.parts.append(svg.path(sym, fill=SEAT_INK.get(name, "#ffffff")))
+        label = _seat_name(catalog, lang, name)
+        if name == active:
+            label += " ▶ " + _text(catalog, lang, "map-cp", points=_int(view.get("command_points")))
+        if seat.get("fallen"):
+            label += " - " + _text(catalog, lang, "map-fallen")
+        bold_rows.append((panel.x + 34, top + 15, label))
+        block = str(seat.get("block_name") or seat.get("block") or "")
+        rows.append((panel.x + 34, top + 30, block))
+        for cx, key in zip(col_x, ("hand_size", "pile_size", "on_map", "dead", "justice", "defeat")):
+            (bold_rows if key == "defeat" else rows).append((cx, top + 22, str(_int(seat.get(key)))))
+        panel.y += 42
+    panel.parts.append(svg.text_run([r for r in rows if r[0] >= panel.x + 150], font_size=12, fill=theme.INK))
+    panel.parts.append(svg.text_run([r for r in rows if r[0] < panel.x + 150], font_size=10, anchor="start",
+                                    fill=theme.INK_SOFT))
+    panel.parts.append(svg.text_run([r for r in bold_rows if r[0] < panel.x + 150], font_size=12.5, bold=True,
+                                    anchor="start", fill=theme.INK))
+    panel.parts.append(svg.text_run([r for r in bold_rows if r[0] >= panel.x + 150], font_size=12.5, bold=True,
+                                    fill=SHOT))
+    panel.line(_text(catalog, lang, "map-deck", deck=_int(view.get("deck")), set_aside=_int(view.get("set_aside")),
+                     discards=_int(view.get("discards"))), size=11, ink=theme.INK_SOFT)
+
+
+def _hand(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
+    viewer = view.get("viewer")
+    seat = next((s for s in _dicts(view.get("seats")) if s.get("name") == viewer and "hand" in s), None)
+    if seat is None:
+        return
+    panel.heading(_text(catalog, lang, "map-hand"))
+    cards = _dicts(seat.get("hand"))
+    if not cards:
+        panel.line(_text(catalog, lang, "map-hand-empty"), ink=theme.INK_SOFT)
+    for card in cards:
+        panel.line(_text(catalog, lang, "map-hand-card", number=_int(card.get("number")),
+                         mania=card.get("mania") or "?", justice=card.get("justice") or "?"))
+
+
+def _result(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
+    result = view.get("result")
+    if not isinstance(result, dict):
+        return
+    panel.heading(_text(catalog, lang, "map-result"))
+    defeat = result.get("defeat") if isinstance(result.get("defeat"), dict) else {}
+    assert isinstance(defeat, dict)
+    for rank, seat in enumerate(_strs(result.get("ranking")), 1):
+        panel.line(_text(catalog, lang, "map-result-line", rank=rank, seat=_seat_name(catalog, lang, seat),
+                         points=_int(defeat.get(seat))), bold=rank == 1)
+
+
+def _turn_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The notes of the current turn (every phase of it, in order)."""
+    turn = _int(view.get("turn"))
+    out: list[dict[str, Any]] = []
+    for entry in _dicts(view.get("log")):
+        if _int(entry.get("turn")) == turn:
+            out.extend(_dicts(entry.get("notes")))
+    return out
+
+
+def _note_text(note: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
+    args = note.get("args") if isinstance(note.get("args"), dict) else {}
+    assert isinstance(args, dict)
+    return catalog.text(msg(str(note.get("key") or "?"), **{str(k): v for k, v in args.items()}), lang)
+
+
+def _notes(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
+    panel.heading(_text(catalog, lang, "map-notes"))
+    notes = _turn_notes(view)
+    if not notes:
+        panel.line(_text(catalog, lang, "map-notes-none"), ink=theme.INK_SOFT)
+        return
+    lines: list[str] = []
+    for note in notes:
+        wrapped = svg.wrap(_note_text(note, catalog, lang), 11, PANEL_W - 26)
+        lines.extend(["• " + wrapped[0], *["  " + w for w in wrapped[1:]]] if wrapped else [])
+    room = int((panel.bottom - panel.y) // 15)
+    if len(lines) > room:
+        shown = lines[: max(0, room - 1)]
+        hidden = sum(1 for ln in lines[len(shown):] if ln.startswith("•"))
+        lines = shown + [_text(catalog, lang, "map-notes-more", count=max(1, hidden))]
+    for ln in lines:
+        panel.line(ln, size=11)
+
+
+# -- the map's marks --------------------------------------------------------------------------------
+
+
+def _nearest(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, Point] | None:
+    pairs = [(p, q) for p in a for q in b]
+    if not pairs:
+        return None
+    return min(pairs, key=lambda pq: math.hypot(pq[0][0] - pq[1][0], pq[0][1] - pq[1][1]))
+
+
+def _square_marks(view: Mapping[str, Any], layout: Layout, catalog: Catalog, lang: str) -> tuple[str, str]:
+    """(under the counters, over the counters): collapses; and damage, fires, scrawls, loot, transit."""
+    rubble, rubble_x = Path(), Path()
+    hazards, flames, cores, scrawls, loot = Path(), Path(), Path(), Path(), Path()
+    counts: dict[str, list[tuple[float, float, str]]] = {}
+    transit: list[tuple[float, float, str]] = []
+    fire_counts: list[tuple[float, float, str]] = []
+    for q in _dicts(view.get("squares")):
+        loc = layout.parse(q.get("loc"))
+        if loc is None:
+            continue
+        for x, y in layout.places(loc):
+            if q.get("collapsed"):
+                rubble.rect(x + 1, y + 1, CELL - 2, CELL - 2)
+                for k in range(0, 5):
+                    rubble_x.segment((x + 1 + k * 14, y + CELL - 1), (x + 1 + k * 14 + 12, y + CELL - 13))
+                rubble_x.segment((x + 6, y + 6), (x + CELL - 6, y + CELL - 6))
+                rubble_x.segment((x + CELL - 6, y + 6), (x + 6, y + CELL - 6))
+            damage = _int(q.get("damage"))
+            if damage:
+                _hazard(hazards, x + 11, y + 11, 10)
+                counts.setdefault("#1f1a10", []).append((x + 11, y + 17.5, str(damage)))
+            fires = _int(q.get("fires"))
+            if fires:
+                _flame(flames, x + CELL - 11, y + 24, 24)
+                _flame(cores, x + CELL - 11, y + 23, 11)
+                fire_counts.append((x + CELL - 11, y + 22, str(fires)))
+            if q.get("scrawled"):
+                _squiggle(scrawls, x + 6, y + CELL - 8, 22)
+            if q.get("looted"):
+                loot.circle(x + CELL - 11, y + CELL - 11, 8)
+                counts.setdefault("#ffffff", []).append((x + CELL - 11, y + CELL - 7, "$"))
+            status = str(q.get("transit") or "")
+            if status:
+                word = _maybe(catalog, lang, f"map-transit-{status}", status)
+                transit.append((x + CELL / 2, y + CELL - 3, word))
+    under = [svg.path(rubble, fill=RUBBLE), svg.path(rubble_x, stroke=RUBBLE_LINE, stroke_width=2)]
+    over = [svg.path(hazards, fill=HAZARD, stroke="#1f1a10", stroke_width=1.3, stroke_linejoin="round"),
+            svg.path(flames, fill=FIRE, stroke="#7a2600", stroke_width=1),
+            svg.path(cores, fill=FIRE_CORE),
+            svg.path(scrawls, fill="none", stroke=SCRAWL, stroke_width=2.6, stroke_linecap="round"),
+            svg.path(loot, fill=LOOT, stroke="#ffffff", stroke_width=1.2)]
+    for ink, labels in counts.items():
+        over.append(svg.text_run(labels, font_size=10, bold=True, fill=ink))
+    over.append(svg.text_run(fire_counts, font_size=11, bold=True, fill="#3a1200", halo="#ffffff", halo_width=2.5))
+    return "".join(under), "".join(over) + _transit_labels(transit)
+
+
+def _transit_labels(items: list[tuple[float, float, str]]) -> str:
+    return "".join(svg.halo_text(x, y, s, font_size=9, font_weight="bold", fill=SHOT, text_anchor="middle")
+                   for x, y, s in items)
+
+
+def _fallen(view: Mapping[str, Any], layout: Layout, catalog: Catalog, lang: str) -> str:
+    grey = Path()
+    labels: list[tuple[float, float, str]] = []
+    fallen = set(_strs(view.get("fallen")))
+    for r, (x0, x1, idx) in enumerate(layout.rows):
+        for i in idx:
+            block = layout.blocks[i]
+            if block.id not in fallen:
+                continue
+            a = layout.offsets[i]
+            left, top = layout.cell(r, a + 1, layout.levels)
+            right, _ = layout.cell(r, a + block.width - 1, 1)
+            grey.rect(left, top, right - left, layout.levels * CELL)
+            labels.append(((left + right) / 2, top + layout.levels * CELL / 2, _text(catalog, lang, "map-fallen")))
+    if not grey:
+        return ""
+    return (svg.path(grey, fill=FALLEN_GREY, fill_opacity=0.72)
+            + svg.text_run(labels, font_size=34, bold=True, fill="#ffffff", halo=FALLEN_GREY, halo_width=4))
+
+
+def _lying(view: Mapping[str, Any], layout: Layout) -> str:
+    chips: dict[tuple[str, str], Path] = {}
+    labels: dict[str, list[tuple[float, float, str]]] = {}
+    per: dict[str, int] = {}
+    for c in _dicts(view.get("counters")):
+        loc = layout.parse(c.get("loc"))
+        if loc is None:
+            continue
+        n = per.get(str(loc), 0)
+        per[str(loc)] = n + 1
+        ctype = str(c.get("type") or "?")
+        colours = HARDWARE_PIP if ctype in HARDWARE else ARMOURY_PIP
+        for x, y in layout.places(loc):
+            cx, cy = x + 14 + n * 12, y + CELL - 9
+            chips.setdefault(colours, Path()).polygon([(cx, cy - 7), (cx + 7, cy), (cx, cy + 7), (cx - 7, cy)])
+            labels.setdefault(colours[1], []).append((cx, cy + 3, ctype[:1].upper()))
+    out = [svg.path(p, fill=fill, stroke="#2b2a27", stroke_width=0.8) for (fill, _), p in chips.items()]
+    out.extend(svg.text_run(lb, font_size=7.5, bold=True, fill=ink) for ink, lb in labels.items())
+    return "".join(out)
+
+
+def _arrows(view: Mapping[str, Any], layout: Layout, where: Mapping[str, Loc], owners: Mapping[str, str]) -> str:
+    """The turn's moves (arrows in the owner's colour) and shots (dashed lines with a cross-hair)."""
+    moves: dict[str, Path] = {}
+    heads: dict[str, Path] = {}
+    shots = Path()
+    hairs = Path()
+    centre = CELL / 2
+    for note in _turn_notes(view):
+        key = note.get("key")
+        args = note.get("args") if isinstance(note.get("args"), dict) else {}
+        assert isinstance(args, dict)
+        if key in MOVE_NOTES:
+            a, b = layout.parse(args.get("start")), layout.parse(args.get("square"))
+            if a is None or b is None or a == b:
+                continue
+            pair = _nearest(layout.places(a), layout.places(b))
+            if pair is None:
+                continue
+            p = (pair[0][0] + centre, pair[0][1] + centre)
+            q = (pair[1][0] + centre, pair[1][1] + centre)
+            p, q = svg.shorten(p, q, 8, 22)
+            colour = seat_colours(owners.get(str(args.get("blocker")), "")).main
+            moves.setdefault(colour, Path()).segment(p, q)
+            heads.setdefault(colour, Path()).polygon(svg.arrowhead(q, p, 13, 12))
+        elif key in SHOT_NOTES:
+            shooter = where.get(str(args.get("blocker")))
+            target_name = str(args.get("target"))
+            target = where.get(target_name) or layout.parse(target_name)
+            if shooter is None or target is None or shooter == target:
+                continue
+            pair = _nearest(layout.places(shooter), layout.places(target))
+            if pair is None:
+                continue
+            p = (pair[0][0] + centre, pair[0][1] + centre)
+            q = (pair[1][0] + centre, pair[1][1] + centre)
+            s0, s1 = svg.shorten(p, q, 12, 25)
+            shots.segment(s0, s1)
+            hairs.polygon(_star(s1[0], s1[1], 9, 3.5, 8))
+    out = []
+    for colour, lines in moves.items():
+        out.append(svg.path(lines, fill="none", stroke="#ffffff", stroke_width=7, stroke_opacity=0.8,
+                            stroke_linecap="round"))
+        out.append(svg.path(lines, fill="none", stroke=colour, stroke_width=3.5, stroke_linecap="round"))
+        out.append(svg.path(heads[colour], fill=colour, stroke="#ffffff", stroke_width=1.2))
+    out.append(svg.path(shots, fill="none", stroke="#ffffff", stroke_width=5, stroke_opacity=0.7))
+    out.append(svg.path(shots, fill="none", stroke=SHOT, stroke_width=2.5, stroke_dasharray="8 5"))
+    out.append(svg.path(hairs, fill=SHOT, stroke="#ffffff", stroke_width=1))
+    return "".join(out)
+
+
+# -- the document ------------------------------------------------------------------------------------
+
+
+def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang: str | None = None) -> str:
+    """The map of a Block Mania view as a complete SVG document (texts in ``lang``, else the view's
+    ``lang``, else English)."""
+    catalog = catalog.merged(_catalog()) if catalog is not None else _catalog()
+    code = normalise_language(lang or str(view.get("lang") or "en"))
+    ring_ids = tuple(_strs(view.get("ring"))) or tuple(str(s.get("block")) for s in _dicts(view.get("seats")))
+    layout = _layout(ring_ids)
+    height = layout.height
+    # the panel may need more room than the map with many notes: never less than the map
+    canvas = svg.Canvas(WIDTH, height, layers=("sheet", "under", "marks", "arrows", "counters", "over", "panel",
+                                                "title"),
+                        static=("sheet",), title=_text(catalog, code, "map-title"))
+    canvas.add(_static_sheet(code, tuple(b.id for b in layout.blocks), height), layer="sheet")
+
+    under, over = _square_marks(view, layout, catalog, code)
+    canvas.add(under, layer="under")
+    canvas.add(_fallen(view, layout, catalog, code), layer="under")
+    canvas.add(_lying(view, layout), layer="marks")
+    counters = _Counters()
+    where: dict[str, Loc] = {}
+    owners: dict[str, str] = {}
+    by_square: dict[Loc, list[Mapping[str, Any]]] = {}
+    for b in _dicts(view.get("blockers")):
+        loc = layout.parse(b.get("loc"))
+        bid = str(b.get("id") or "")
+        owners[bid] = str(b.get("owner") or "")
+        if loc is None:
+            continue
+        where[bid] = loc
+        by_square.setdefault(loc, []).append(b)
+    for loc, here in by_square.items():
+        ordered = sorted(here, key=lambda piece: (str(piece.get("owner")), str(piece.get("id"))))
+        for x, y in layout.places(loc):
+            for piece, (sx, sy, size) in zip(ordered, _slots(len(ordered), x, y)):
+                counters.add(piece, sx, sy, size)
+    canvas.add(counters.svg(), layer="counters")
+    canvas.add(over, layer="over")
+    canvas.add(_arrows(view, layout, where, owners), layer="arrows")
+
+    panel = _Panel(PANEL_X, MAP_Y, height - PAD - 8)
+    _players(view, panel, catalog, code)
+    _result(view, panel, catalog, code)
+    _hand(view, panel, catalog, code)
+    _notes(view, panel, catalog, code)
+    canvas.add("".join(panel.parts), layer="panel")
+    canvas.add(_title(view, catalog, code), layer="title")
+    return canvas.to_svg()
+
+
+__all__ = ["render_svg", "WIDTH", "CELL", "Layout", "seat_colours"]
