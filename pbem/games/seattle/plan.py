@@ -282,7 +282,8 @@ class Planner:
         p = self.state.pending
         b = self.board
         kinds = ("group", "crowd") if p is not None and p.choose_crowds else ("group",)
-        return [u for u in b.units(DEM, PILE) if b.kind(u) in kinds and u not in self.arrivals]
+        # Not a unit this sheet took off the map: it left in this phase and cannot come back in it.
+        return [u for u in b.units(DEM, PILE) if b.kind(u) in kinds and u not in self.arrivals and u not in self.used]
 
     def _choose(self, item: Item) -> None:
         p = self.state.pending

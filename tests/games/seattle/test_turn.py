@@ -238,3 +238,17 @@ def test_default_orders_of_a_missed_reinforcement_phase():
     assert auth.canonical() == "PASS"
     new = RULES.resolve(state, {"demonstrators": dem, "authorities": auth}, ScriptedDice([])).state
     assert loc(new, "SPD2") == RESERVE
+
+
+def test_a_group_removed_by_the_table_cannot_be_chosen_back_in_the_same_phase():
+    """4.21 and event 11-16: the Groups the table takes off the map go back among the available units,
+    but not in the same reinforcement phase: the event's choice is made among those that were off the
+    map already (the sheet reads back the same from its canonical text)."""
+    state = position({"AN4": "westlake"}, turn=2, stage="reinforcements", vis_dem=110,
+                     pending=Pending(choose=3, group_removals=1))
+    state = replace(state, units=tuple(u if u.loc != "pile" or u.type != "anarchists" and u.type != "antagonists"
+                                       and u.type != "opportunists" or u.id in ("AT2", "AT10")
+                                       else replace(u, loc="out") for u in state.units))
+    sheet = orders(state, "demonstrators", "PASS")
+    assert "CHOOSE AN4" not in sheet.canonical()
+    assert RULES.parse_orders(state, "demonstrators", sheet.canonical()).orders == sheet.orders
