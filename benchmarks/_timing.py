@@ -33,13 +33,8 @@ def line(label: str, med: float, best: float, extra: str = "") -> None:
     print(f"  {label:44s} median {med:7.1f} ms   min {best:7.1f} ms   {extra}".rstrip())
 
 
-def render_report(render_svg: Callable[[dict[str, Any]], str], view: dict[str, Any], runs: int,
-                  save: Path | None, name: str) -> str:
-    """The figures every render benchmark prints: the first map of the process, then at 1600 and
-    800 px the cold and warm totals against drawing the whole document, and where a warm 1600 px
-    render goes. Returns the SVG (for a benchmark's own extra figures)."""
-    runs = max(1, runs)
-    cold_runs = max(3, runs // 2)
+def first_map(render_svg: Callable[[dict[str, Any]], str], view: dict[str, Any]) -> str:
+    """The first map of the process at 1600 px (static layers built, fonts loaded), and its size."""
     t0 = time.perf_counter()
     svg_text = render_svg(view)
     t1 = time.perf_counter()
@@ -52,6 +47,17 @@ def render_report(render_svg: Callable[[dict[str, Any]], str], view: dict[str, A
     dynamic = "".join(part for is_static, part in split.parts if not is_static) if split else svg_text
     print(f"  ({len(svg_text)} chars, {svg_text.count('<') - svg_text.count('</')} elements,"
           f" {dynamic.count('<') - dynamic.count('</')} of them dynamic)")
+    return svg_text
+
+
+def render_report(render_svg: Callable[[dict[str, Any]], str], view: dict[str, Any], runs: int,
+                  save: Path | None, name: str) -> str:
+    """The figures every render benchmark prints: the first map of the process, then at 1600 and
+    800 px the cold and warm totals against drawing the whole document, and where a warm 1600 px
+    render goes. Returns the SVG (for a benchmark's own extra figures)."""
+    runs = max(1, runs)
+    cold_runs = max(3, runs // 2)
+    svg_text = first_map(render_svg, view)
     for width in (1600, 800):
         print(f"\n{width} px:")
         med, best, _ = time_it(lambda: raster.svg_to_png(render_svg(view), width), cold_runs, before=cache.clear)

@@ -41,7 +41,7 @@ from pbem.games.corteo.view import build_view
 from pbem.render import cache, raster
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import line, time_it, whole_document  # noqa: E402 (the module beside this script)
+from _timing import first_map, line, time_it, whole_document  # noqa: E402 (the module beside this script)
 
 PLACES = {"MOV1": "M18", "MOV2": "M18", "MOV3": "M19", "MOV4": "M19", "MOV5": "N18", "AUT1": "L18",
           "AUT2": "N19", "AUT3": "M17", "ML1": "N17", "ML2": "M16", "GRU1": "M15", "GRU2": "M14",
@@ -116,18 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     cold_runs = max(3, runs // 2)
     view = mid_game_view()
 
-    t0 = time.perf_counter()
-    svg_text = render_svg(view)
-    t1 = time.perf_counter()
-    png = raster.svg_to_png(svg_text, 1600)
-    t2 = time.perf_counter()
-    print("first map of this process (cold: static City built and drawn, fonts loaded), 1600 px:")
-    print(f"  render_svg {(t1 - t0) * 1000:.1f} ms + svg_to_png {(t2 - t1) * 1000:.1f} ms"
-          f" = {(t2 - t0) * 1000:.1f} ms   PNG {len(png) / 1024:.0f} KiB")
-    split = raster.split_static(svg_text)
-    dynamic = "".join(part for is_static, part in split.parts if not is_static) if split else svg_text
-    print(f"  ({len(svg_text)} chars, {svg_text.count('<') - svg_text.count('</')} elements,"
-          f" {dynamic.count('<') - dynamic.count('</')} of them dynamic)")
+    svg_text = first_map(render_svg, view)
 
     for width in (1600, 800):
         print(f"\n{width} px:")
