@@ -16,6 +16,7 @@ _ENGINES: dict[str, str] = {
     "arditi": "pbem.games.arditi:RULES",
     "seattle": "pbem.games.seattle:RULES",
     "corteo": "pbem.games.corteo:RULES",
+    "blockmania": "pbem.games.blockmania:RULES",
 }
 _LOADED: dict[str, "Rules"] = {}
 

@@ -24,7 +24,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any, Callable, Collection, Final, Iterable, Mapping
+from typing import Any, Callable, Collection, Final, Iterable, Mapping, TypeVar
 
 #: Square types of 1.ii, with the letter that opens a square's token in ``blocks.toml``.
 TYPES: Final = ("open", "window", "interior")
@@ -47,6 +47,9 @@ DICE_ADDRESSES: Final = tuple(10 * t + u for t in range(1, 7) for u in range(1, 
 _TOKEN = re.compile(r"([owi])([A-Z]{2})?([0-9]{2})?")
 _LABEL = re.compile(r"([A-Z])([0-9]{1,2})")
 _LOC = re.compile(r"([a-z0-9_-]+):([A-Z][0-9]{1,2})")
+
+
+_T = TypeVar("_T")
 
 
 class BlocksError(ValueError):
@@ -279,6 +282,7 @@ class Blocks:
     join: tuple[Kind, ...]  # the half square at each level (index level - 1), both edges of every map
     blocks: tuple[Block, ...]
     fire_spread: Mapping[int, str]  # 2d6 -> direction
+    _rings: dict[tuple[str, ...], Ring] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def block(self, block_id: str) -> Block:
         for b in self.blocks:
@@ -316,7 +320,10 @@ class Blocks:
             raise ValueError("a ring needs at least one block")
         if len({b.id for b in chosen}) != len(chosen):
             raise ValueError("a block can be placed only once")
-        return Ring(self, chosen)
+        key = tuple(b.id for b in chosen)
+        if key not in self._rings:
+            self._rings[key] = Ring(self, chosen)
+        return self._rings[key]
 
 
 def parse_label(label: str) -> tuple[int, int] | None:
@@ -365,6 +372,23 @@ class Route:
     critical: tuple[Loc, ...]
 
 
+def _memo(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Remember a Ring method's answers: the geometry never changes, and movement asks the same questions
+    thousands of times a turn (a ring is shared by every Board of the same blocks, ``Blocks.ring``)."""
+    name = method.__name__
+
+    def cached(self: Ring, *args: Any) -> _T:
+        table = self._memo.setdefault(name, {})
+        try:
+            return table[args]  # type: ignore[no-any-return]
+        except KeyError:
+            table[args] = value = method(self, *args)
+            return value
+
+    cached.__name__, cached.__doc__ = name, method.__doc__
+    return cached
+
+
 class Ring:
     """The maps in a row, closed into a ring (1.ii): geometry across the joins."""
 
@@ -379,6 +403,7 @@ class Ring:
             x += b.width - 1  # the last column is the next map's first
         self._offsets = tuple(offsets)
         self.width = x  # columns around the ring
+        self._memo: dict[str, dict[tuple[Any, ...], Any]] = {}
 
     # -- names and coordinates
 
@@ -403,6 +428,7 @@ class Ring:
         i, col = self._block_at_x(x)
         return Loc(self.blocks[i].id, col, level)
 
+    @_memo
     def loc(self, block: str, label: str | None = None) -> Loc:
         """The square ``label`` of ``block`` (or ``"block:label"``), named canonically."""
         if label is None:
@@ -421,9 +447,11 @@ class Ring:
         assert found is not None
         return found
 
+    @_memo
     def square(self, loc: Loc) -> Square:
         return self.data.block(loc.block).at(loc.column, loc.level)
 
+    @_memo
     def maps_of(self, loc: Loc) -> tuple[str, ...]:
         """The blocks whose map shows ``loc``: one, or two for a joined half square (1.ii)."""
         if loc.column == 0:
@@ -445,6 +473,7 @@ class Ring:
 
     # -- neighbours
 
+    @_memo
     def step(self, loc: Loc, direction: str) -> Loc | None:
         """The neighbour of ``loc`` in one of ``DIRECTIONS`` (None above the top or below the ground)."""
         dx, dy = DIRECTIONS[direction]
@@ -456,10 +485,12 @@ class Ring:
     def below(self, loc: Loc) -> Loc | None:
         return self.step(loc, "down")
 
+    @_memo
     def neighbours(self, loc: Loc) -> tuple[Loc, ...]:
         """Orthogonal neighbours (6.i: no diagonal moves; 6.x hand-over; 8.vi charge): left, right, up, down."""
         return tuple(n for n in (self.step(loc, d) for d in ("left", "right", "up", "down")) if n is not None)
 
+    @_memo
     def neighbours8(self, loc: Loc) -> tuple[Loc, ...]:
         """The eight neighbours, diagonals included (8.x fire-fighting "anche in diagonale")."""
         return tuple(n for n in (self.step(loc, d) for d in DIRECTIONS) if n is not None)
@@ -475,6 +506,7 @@ class Ring:
 
     # -- lifts, grav-chutes
 
+    @_memo
     def lift(self, loc: Loc) -> Lift | None:
         """The lift shaft ``loc`` lies on (6.iii)."""
         for block in self.maps_of(loc):
@@ -483,6 +515,7 @@ class Ring:
                 return found
         return None
 
+    @_memo
     def lift_stops(self, loc: Loc) -> tuple[Loc, ...]:
         """The other squares of ``loc``'s lift, bottom to top: each is one MP away (6.iii)."""
         lift = self.lift(loc)
@@ -491,6 +524,7 @@ class Ring:
         shaft = tuple(self.loc(lift.block, label) for label in lift.labels)
         return tuple(s for s in shaft if s != loc)
 
+    @_memo
     def lift_shaft(self, loc: Loc) -> tuple[Loc, ...]:
         """Every square of ``loc``'s lift: a collapse in any of them blocks the lift (9.iv)."""
         lift = self.lift(loc)

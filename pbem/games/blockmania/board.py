@@ -74,7 +74,7 @@ class Board:
         self.notes: list[Note] = []
         self.command_points: int = state.command_points
         self.piles: dict[str, tuple[str, ...]] = {s.name: s.pile for s in state.seats}
-        self.moving = Moving()
+        self.moving = Moving(state.moving, state.mp, set(state.done), set(state.drew))
         # the cards (3, 10.ii, 11, 12): deck and set-aside top first, hands by seat, discards oldest first
         self.deck: list[int] = list(state.deck)
         self.set_aside: list[int] = list(state.set_aside)
@@ -157,7 +157,8 @@ class Board:
         new = replace(self.state, blockers=tuple(self.blockers.values()), counters=tuple(self.counters.values()),
                       squares=squares, fallen=tuple(sorted(self.fallen)), command_points=self.command_points,
                       seats=seats, deck=tuple(self.deck), set_aside=tuple(self.set_aside),
-                      discards=tuple(self.discards), final=self.final)
+                      discards=tuple(self.discards), final=self.final, moving=self.moving.blocker,
+                      mp=self.moving.mp, done=tuple(sorted(self.moving.done)), drew=tuple(sorted(self.moving.drew)))
         return replace(new, **changes)  # type: ignore[arg-type]
 
 

@@ -45,7 +45,7 @@ from pbem.games.blockmania.damage import (
 from pbem.games.blockmania.roster import CounterType, close_combat_total, kill_chance, may_keep
 from pbem.games.blockmania.state import POOL, Standing
 
-POLICIES: Final = ("nearest", "strongest", "never")
+POLICIES: Final = ("nearest", "strongest", "never", "ask")  # ask: a decision phase; unanswered, nearest
 STEPS: Final = ("shooting", "close-combat", "looting", "scrawling", "fire-setting", "fire-fighting")  # 8.ii
 SHOOTING, CLOSE_COMBAT, LOOTING, SCRAWLING, FIRE_SETTING, FIRE_FIGHTING = range(6)
 #: The note each step's actions leave: it tells how far the phase has gone.
@@ -177,6 +177,8 @@ def choose_defensive_fire(board: Board, shooter: str, policy: str) -> tuple[str,
         raise ValueError(f"unknown defensive fire policy {policy!r}")
     if policy == "never":
         return None
+    if policy == "ask":
+        policy = "nearest"
     weapons = sorted(defensive_weapons(board, shooter),
                      key=lambda c: (-board.counter_type(c).damage_against_blocker(), c))
     if not weapons:

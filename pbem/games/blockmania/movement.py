@@ -816,8 +816,28 @@ def set_up(board: Board, bid: str) -> None:
     board.note("note-set-up", blocker=bid)
 
 
+def check_arm(board: Board, bid: str, cid: str) -> Message | None:
+    """QR: a carried Demo Charge is armed in the carrier's square for 1 MP of the activated Blocker."""
+    if bid not in board.blockers:
+        return msg("err-no-blocker", blocker=bid)
+    if cid not in board.blockers[bid].carried or not board.counter_type(cid).has("timed-charge"):
+        return msg("err-not-carried", blocker=bid, counter=cid)
+    return _check_mover(board, bid, ROSTER.rules.demo_arm_mp)
+
+
+def arm(board: Board, bid: str, cid: str) -> None:
+    """QR: the charge is left armed in the square; it explodes at the start of the next Combat Phase
+    (this turn's, armed in the Command Phase: damage.explode_charges)."""
+    loc = where(board, bid)
+    assert loc is not None
+    _pay(board, bid, ROSTER.rules.demo_arm_mp)
+    board.set_blocker(bid, carried=tuple(c for c in board.blockers[bid].carried if c != cid))
+    board.counters[cid] = replace(board.counters[cid], loc=str(loc), armed_turn=board.state.turn)
+    board.note("note-armed", blocker=bid, square=loc)
+
+
 __all__ = [
-    "KINDS", "Step", "Intercept", "where", "enemies_at", "pedway_runs", "has_train", "place_train",
+    "check_arm", "arm", "KINDS", "Step", "Intercept", "where", "enemies_at", "pedway_runs", "has_train", "place_train",
     "roll_command_points", "check_new_blocker", "new_blocker", "draw_counter", "check_activate", "activate",
     "end_move", "affordable", "walk_cost", "steps_from", "check_walk", "walk", "check_lift", "ride_lift",
     "default_intercept", "check_chute", "drop_chute", "check_ride", "ride", "flight_targets", "check_fly", "fly",

@@ -20,6 +20,7 @@ PILE = "pile"  # the owner's face-down pile (3)
 DEAD = "dead"  # lost: a defeat point for the owner (12.iv)
 JUSTICE = "justice"  # removed by a Justice card: not a loss (12.ii)
 POOL = "pool"  # an Armoury or Hardware counter still in its pool (3)
+READY = "ready"  # drawn at set-up, waiting to be placed by its owner (3)
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,10 @@ class Standing:
     """A player's standing instructions for the other players' turns (the checklist "over email"):
     defensive fire (7), lift interception (6.iii), hazard cards played on a trigger (11.iii)."""
 
-    defensive_fire: str = "nearest"  # nearest | strongest | never
+    defensive_fire: str = "nearest"  # nearest | strongest | never | ask (a decision phase, 7)
     intercept_lifts: bool = True
-    hazards: tuple[tuple[int, str], ...] = ()  # (card number, square kind it is kept for)
+    keep: tuple[int, ...] = ()  # cards played by themselves at their trigger (11.iii hazards, 11.iv attacks)
+    discard: int = 0  # the card to discard if the end-phase draw makes a fourth (10.ii); 0: the card drawn
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,11 @@ class State:
     discards: tuple[int, ...] = ()
     final: bool = False  # the Judges are here (12)
     standing: tuple[Standing, ...] = field(default_factory=tuple)
+    # the Command Phase's memory between the sheets of one phase (CONTINUE): board.Moving
+    moving: str | None = None
+    mp: int = 0
+    done: tuple[str, ...] = ()
+    drew: tuple[str, ...] = ()
     log: tuple[PhaseLog, ...] = ()
     result: Result | None = None
 

@@ -21,7 +21,7 @@ from pbem.games.blockmania.board import Board, blocks, parse_loc
 from pbem.games.blockmania.cards import DECK
 from pbem.games.blockmania.fire import defeat_points
 from pbem.games.blockmania.roster import ROSTER
-from pbem.games.blockmania.state import DEAD, JUSTICE, Blocker, Note, State
+from pbem.games.blockmania.state import DEAD, JUSTICE, READY, Blocker, Note, Standing, State
 
 
 def _card(number: int) -> dict[str, Any]:
@@ -41,6 +41,15 @@ def _blocker(b: Blocker, counter_types: dict[str, str]) -> dict[str, Any]:
     return {"id": b.id, "type": b.type, **numbers, "owner": b.owner, "loc": b.loc, "face_down": b.face_down,
             "activated": b.activated, "set_up": b.set_up, "locked": b.locked, "symbols": list(b.symbols),
             "carried": [counter_types.get(c, "?") for c in b.carried]}
+
+
+def _standing(state: State, seat: str) -> dict[str, Any]:
+    """A seat's own standing instructions (the kept cards name cards of its hand: its eyes only)."""
+    names = [s.name for s in state.seats]
+    i = names.index(seat)
+    st = state.standing[i] if i < len(state.standing) else Standing()
+    return {"defensive_fire": st.defensive_fire, "intercept_lifts": st.intercept_lifts,
+            "keep": [_card(n) for n in st.keep], "discard": _card(st.discard) if st.discard else None}
 
 
 def _visible(note: Note, viewer: str | None) -> bool:
@@ -73,6 +82,8 @@ def build_view(state: State, viewer: str | None) -> View:
         }
         if viewer is not None and viewer == s.name:
             entry["hand"] = [_card(n) for n in s.hand]
+            entry["ready"] = [_blocker(b, counter_types) for b in own if b.loc == READY]
+            entry["standing"] = _standing(state, s.name)
         seats.append(entry)
     on_map = [_blocker(b, counter_types) for b in state.blockers if parse_loc(b.loc) is not None]
     lying = [{"id": c.id, "type": c.type, "loc": c.loc} for c in state.counters if parse_loc(c.loc) is not None]
@@ -106,6 +117,7 @@ def build_view(state: State, viewer: str | None) -> View:
         "defeat": defeat,
         "log": log,
         "result": result,
+        "moving": {"blocker": state.moving, "mp": state.mp} if state.moving else None,
     }
 
 
