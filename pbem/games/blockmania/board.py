@@ -61,13 +61,38 @@ class Moving:
     drew: set[str] = field(default_factory=set)
 
 
+class Blockers(dict[str, Blocker]):
+    """The Blockers by id, with an index by square kept up to date (``Board.at`` is asked for every
+    square a move considers)."""
+
+    def __init__(self, items: dict[str, Blocker]) -> None:
+        super().__init__(items)
+        self._by_loc: dict[str, list[str]] | None = None
+
+    def __setitem__(self, key: str, value: Blocker) -> None:
+        super().__setitem__(key, value)
+        self._by_loc = None
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._by_loc = None
+
+    def by_loc(self) -> dict[str, list[str]]:
+        if self._by_loc is None:
+            index: dict[str, list[str]] = {}
+            for bid, b in self.items():
+                index.setdefault(b.loc, []).append(bid)
+            self._by_loc = index
+        return self._by_loc
+
+
 class Board:
     """The position being played."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.ring: Ring = blocks().ring(s.block for s in state.seats)
-        self.blockers: dict[str, Blocker] = {b.id: b for b in state.blockers}
+        self.blockers = Blockers({b.id: b for b in state.blockers})
         self.counters: dict[str, Counter] = {c.id: c for c in state.counters}
         self.squares: dict[str, SquareState] = {s.loc: s for s in state.squares}
         self.fallen: set[str] = set(state.fallen)
@@ -95,8 +120,7 @@ class Board:
         return parse_loc(self.blockers[bid].loc)
 
     def at(self, loc: Loc) -> list[str]:
-        key = str(loc)
-        return [b for b, x in self.blockers.items() if x.loc == key]
+        return list(self.blockers.by_loc().get(str(loc), ()))
 
     def on_map(self, owner: str | None = None) -> list[str]:
         return [b for b, x in self.blockers.items() if parse_loc(x.loc) is not None
@@ -138,13 +162,16 @@ class Board:
         return self.ring.square(loc)
 
     def damage(self, loc: Loc) -> SquareState:
-        return self.squares.get(str(loc), SquareState(str(loc)))
+        key = str(loc)
+        found = self.squares.get(key)
+        return found if found is not None else SquareState(key)
 
     def set_square(self, loc: Loc, **changes: object) -> None:
         self.squares[str(loc)] = replace(self.damage(loc), **changes)  # type: ignore[arg-type]
 
     def collapsed(self, loc: Loc) -> bool:
-        return self.damage(loc).collapsed or loc.block in self.fallen
+        found = self.squares.get(str(loc))
+        return (found is not None and found.collapsed) or loc.block in self.fallen
 
     def note(self, key: str, to: tuple[str, ...] | None = None, **args: object) -> None:
         self.notes.append(Note(key, tuple((k, str(v)) for k, v in args.items()), to))

@@ -262,6 +262,7 @@ def _begin_turn(board: Board, active: int, dice: Dice, first: bool = False) -> S
     movement.roll_command_points(board, dice)
     if board.final and board.hands.get(board.state.active_seat.name):
         board.note("note-justice-due", seat=board.state.active_seat.name)
+    _log(board, board.state.active_seat.name, "command-start")
     return _frozen(board)
 
 

@@ -387,19 +387,22 @@ def _one_id(rest: list[str]) -> str | None:
 
 def _parse(head: str, rest: list[str]) -> Order | None:  # noqa: C901 - one branch per order form
     if head in ("NEW", "CONTINUE", "PASS"):
-        return {"NEW": New(), "CONTINUE": Continue(), "PASS": Pass()}[head] if not rest else None
+        if rest:
+            return None
+        return New() if head == "NEW" else Continue() if head == "CONTINUE" else Pass()
     if head in ("ACTIVATE", "SETUP", "ARM", "LOOT", "SCRAWL", "BURN", "HOLD"):
         bid = _one_id(rest)
         if bid is None:
             return None
-        kinds = {"ACTIVATE": Activate, "SETUP": SetUp, "ARM": Arm, "LOOT": Loot, "SCRAWL": Scrawl, "BURN": Burn,
-                 "HOLD": Hold}
-        return kinds[head](bid)  # type: ignore[no-any-return]
+        kinds: dict[str, type[Activate | SetUp | Arm | Loot | Scrawl | Burn | Hold]] = {
+            "ACTIVATE": Activate, "SETUP": SetUp, "ARM": Arm, "LOOT": Loot, "SCRAWL": Scrawl, "BURN": Burn,
+            "HOLD": Hold}
+        return kinds[head](bid)
     if head in ("KEEP", "DROP", "DISCARD"):
         card = _card(rest[0]) if len(rest) == 1 else None
         if card is None:
             return None
-        return {"KEEP": Keep, "DROP": Drop, "DISCARD": Discard}[head](card)  # type: ignore[no-any-return]
+        return Keep(card) if head == "KEEP" else Drop(card) if head == "DROP" else Discard(card)
     if head == "PLACE":
         rest = [w for w in rest if not is_word(w, "AT") and not is_word(w, "TO")]
         if len(rest) == 2 and is_id(rest[0]) and is_square(rest[1]):

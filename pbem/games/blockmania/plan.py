@@ -66,7 +66,7 @@ from pbem.games.blockmania.orders import (
     Shoot,
 )
 from pbem.games.blockmania.roster import ROSTER
-from pbem.games.blockmania.state import READY, Standing
+from pbem.games.blockmania.state import READY, Note, Standing
 
 #: 8.ii: the strict order of the Combat Phase, by order type
 COMBAT_STEP: dict[type, int] = {Shoot: 0, Fight: 1, Loot: 2, Scrawl: 3, Burn: 4, Douse: 5}
@@ -442,7 +442,7 @@ class Runner:
                 if err is None:
                     err = combat.check_defensive_fire(board, order.shooter, order.target, weapon) if weapon else \
                         msg("err-no-weapon", blocker=order.shooter)
-                self.apply(item, Fire(order.shooter, order.target, weapon), err, lambda: None)
+                self.apply(item, Fire(order.shooter, order.target, weapon or ""), err, lambda: None)
 
     # -- the Combat Phase (8, 9) ---------------------------------------------------------------------------------
     def combat(self, items: Sequence[Item]) -> None:
@@ -534,9 +534,7 @@ class Runner:
 # -- shared pieces ---------------------------------------------------------------------------------------------
 
 
-def _reason_note(reason: Message) -> object:
-    from pbem.games.blockmania.state import Note
-
+def _reason_note(reason: Message) -> Note:
     return Note(reason.key, tuple((k, str(v)) for k, v in reason.args.items()))
 
 

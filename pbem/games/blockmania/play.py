@@ -92,9 +92,11 @@ def _command(state: State, seat: str, pick: Chooser, lines: list[str], offer: ob
             break
         bid = movers[pick(len(movers))]
         movement.activate(board, bid)
-        reach = sorted(movement.reachable(board, bid), key=str)
+        paths = movement.reachable(board, bid)
+        reach = sorted(paths, key=str)
         if reach and pick(5) != 0:
-            offer(f"MOVE {bid} {reach[pick(len(reach))]}") or offer(f"ACTIVATE {bid}")
+            path = " ".join(str(s.to) for s in paths[reach[pick(len(reach))]])  # in full: no search when checked
+            offer(f"MOVE {bid} {path}") or offer(f"ACTIVATE {bid}")
         else:
             offer(f"ACTIVATE {bid}")
         board = _board_after(state, seat, lines)
