@@ -1,0 +1,166 @@
+"""Block Mania, a whole three-player game by order mail on a real database, through the Judges'
+Final Phase to the ranking (rulebook 3, 4, 11, 12): the set-up draw deals the blocks and the cards at
+creation; each player places his Blockers in turn (3); each player's turn mails him alone for
+orders; another seat's mail is refused with the reason; an unreachable move is refused naming its
+line; a missed deadline plays the documented defaults; the Judges come when the Mania deck runs out
+(12.i) and every Final-Phase turn plays a Justice card (12.ii); the game ends with the defeat points
+and the ranking, lowest first (12.iii), mailed with the dice seed; the archive verifies.
+
+Hidden information (11.i): no mail to a player ever carries another player's hand - neither in the
+JSON view attached to the report nor in its text (the names of the cards another player drew, the
+hand dealt to him) - while each player's own report lists his cards."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from pbem.core.i18n import msg
+from pbem.games.blockmania import RULES
+from pbem.games.blockmania.state import State
+from pbem.service import archive, games, inbound, store, turns
+from pbem.service.verify import verify_data
+from tests.service.helpers import files_of, outbox, text_of
+from tests.support.players import order_block, player_mail, secret_from_welcome
+
+ADDRESSES = {"red": "rosa@example.org", "blue": "bill@example.org", "green": "gwen@example.org"}
+LANGS = {"red": "it", "blue": "en", "green": "en"}
+
+
+def _chooser():  # type: ignore[no-untyped-def]
+    counter = [0]
+
+    def pick(n: int) -> int:
+        counter[0] += 1
+        return int.from_bytes(hashlib.sha256(f"blockmania-mail:{counter[0]}".encode()).digest()[:8], "big") % n
+
+    return pick
+
+
+def _state(ctx, game_id) -> State:  # type: ignore[no-untyped-def]
+    with ctx.session() as session:
+        state = store.state_of(store.get_game(session, game_id))
+    assert isinstance(state, State)
+    return state
+
+
+def _secret_lines(state: State, out: dict[str, set[str]]) -> None:
+    """By seat, the texts only that seat may read: the cards it was dealt and drew (11.i)."""
+    for log in state.log:
+        for note in log.notes:
+            if note.to is not None and note.key in ("note-card-drawn-name", "note-card-hand"):
+                for seat in note.to:
+                    for lang in ("en", "it"):
+                        out.setdefault(seat, set()).add(RULES.catalog.text(msg(note.key, **dict(note.args)), lang))
+
+
+def _views(mail) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [json.loads(data) for name, data in files_of(mail).items() if name.endswith(".json")]
+
+
+def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyped-def]
+    game_id = games.create(ctx, "blockmania", "Mega-City One", [games.SeatSpec(s, a, LANGS[s])
+                                                                 for s, a in ADDRESSES.items()])
+    assert game_id.startswith("b")
+    secrets = {s: secret_from_welcome(text_of(outbox(ctx, to=a, kind="welcome")[0])) for s, a in ADDRESSES.items()}
+
+    def send(seat: str, lines: list[str]):  # type: ignore[no-untyped-def]
+        return inbound.handle(ctx, player_mail(ADDRESSES[seat], order_block(game_id, seat, secrets[seat], lines)))
+
+    # 3: the set-up draw was made at creation; the first player in the order rolled places first.
+    state = _state(ctx, game_id)
+    shown = games.show_game(ctx, game_id)
+    first = state.seats[0].name
+    assert shown["phase"] == "setup" and shown["awaiting"] == [first]
+    assert len({s.block for s in state.seats}) == 3 and all(len(s.hand) == 3 for s in state.seats)
+    assert len(state.set_aside) == 12  # 3 players: 12 cards set aside for the Final Phase
+    other = state.seats[1].name
+    assert send(other, ["PASS"]).status == "refused"  # not his turn to place
+    assert f"not from {other}" in text_of(outbox(ctx, to=ADDRESSES[other], kind="reply")[-1])
+    # HELP, in the player's language.
+    assert send("red", ["HELP"]).status == "command"
+    assert "GIUSTIZIA" in text_of(outbox(ctx, to=ADDRESSES["red"], kind="reply")[-1])
+
+    pick = _chooser()
+    refused = missed = asked_template = False
+    judges_turns: set[int] = set()
+    stages: set[str] = set()
+    secret: dict[str, set[str]] = {}
+    for _ in range(400):
+        shown = games.show_game(ctx, game_id)
+        if shown["status"] == "finished":
+            break
+        state = _state(ctx, game_id)
+        _secret_lines(state, secret)
+        stages.add(state.stage)
+        if state.final and state.stage == "command":
+            judges_turns.add(state.turn)
+        awaiting = list(RULES.phase(state).awaiting)
+        assert shown["awaiting"] == awaiting
+        if state.stage == "command" and not refused and state.turn >= 2:
+            refused = True
+            seat = awaiting[0]
+            theirs = sorted(b.id for b in state.blockers if b.owner != seat and ":" in b.loc)
+            # 5.iii: only one's own Blockers are activated: refused, naming line 4 of the block.
+            bad = send(seat, ["PASS", f"MOVE {theirs[0]} E5"])
+            assert bad.status == "refused", text_of(outbox(ctx, to=ADDRESSES[seat], kind="reply")[-1])
+            reply = text_of(outbox(ctx, to=ADDRESSES[seat], kind="reply")[-1])
+            assert ("line 4" in reply or "riga 4" in reply) and theirs[0] in reply, reply
+        if state.stage == "command" and state.turn == 4 and not missed:
+            missed = True
+            clock.advance(hours=80)  # the deadline passes: the documented default (nothing but Justice)
+            assert turns.resolve_due(ctx) >= 1
+            continue
+        for seat in awaiting:
+            text = RULES.random_orders(state, seat, pick)
+            assert send(seat, text.splitlines()).status == "orders", (state.stage, seat, text)
+        clock.advance(minutes=20)
+        if not asked_template and state.stage == "combat":
+            # Only the seat now awaited gets the template of the next phase.
+            shown = games.show_game(ctx, game_id)
+            for seat, address in ADDRESSES.items():
+                body = text_of(outbox(ctx, to=address, kind="report")[-1])
+                asked = "Your orders" in body or "I tuoi ordini" in body
+                assert asked == (seat in shown["awaiting"]), (seat, shown["phase"])
+            asked_template = True
+
+    shown = games.show_game(ctx, game_id)
+    assert shown["status"] == "finished" and refused and missed and asked_template
+    assert {"setup", "command", "combat"} <= stages
+    state = _state(ctx, game_id)
+    assert state.final and judges_turns, "the Judges came (12.i) and the Final Phase was played"
+    assert state.result is not None
+    points = dict(state.result.defeat)
+    assert list(state.result.ranking) == sorted(points, key=lambda s: (points[s], [x.name for x in state.seats].index(s)))
+    outcome = shown["outcome"]
+    assert outcome["reason"] == "defeat-points" and outcome["result"] in ("win", "draw")
+    assert set(outcome["winners"]) <= set(ADDRESSES)
+    for seat, words in (("red", "Vince:"), ("blue", "The winner:"), ("green", "The winner:")):
+        final = outbox(ctx, to=ADDRESSES[seat], kind="report")[-1]
+        text = text_of(final)
+        assert shown["seed"] in text and (words in text or outcome["result"] == "draw")
+        assert f"1. {state.result.ranking[0]} (" in text  # the ranking, lowest defeat points first
+        assert any(n.endswith(".png") and d.startswith(b"\x89PNG") for n, d in files_of(final).items())
+
+    # 11.i: no mail carries another seat's hand or the names of the cards it drew.
+    _secret_lines(state, secret)
+    for seat, address in ADDRESSES.items():
+        others = {line for s, lines in secret.items() if s != seat for line in lines} - secret.get(seat, set())
+        assert others
+        mails = outbox(ctx, to=address)
+        assert len(mails) > 40
+        own_hand_seen = False
+        for mail in mails:
+            body = text_of(mail)
+            for line in others:
+                assert line not in body, f"{address} reads another seat's secret: {line!r} in {mail.subject}"
+            for view in _views(mail):
+                for entry in view.get("seats", []):
+                    if entry["name"] != seat:
+                        assert not {"hand", "ready", "standing"} & set(entry), (address, entry["name"])
+                    elif "hand" in entry:
+                        own_hand_seen = True
+        assert own_hand_seen
+    report = verify_data(archive.archive_data(ctx, game_id))
+    assert report.ok, report.problem
+    assert report.rolls > 100
