@@ -96,6 +96,10 @@ class Board:
         self.counters: dict[str, Counter] = {c.id: c for c in state.counters}
         self.squares: dict[str, SquareState] = {s.loc: s for s in state.squares}
         self.fallen: set[str] = set(state.fallen)
+        self.judges: set[str] = set(state.judges)
+        #: squares the paused mover passed in the sheet before the pause (11.iii): ``deck.passed`` reads them
+        self.passed_before: dict[str, list[Loc]] = (
+            {state.mover: [self.ring.loc(p) for p in state.passed]} if state.mover else {})
         self.notes: list[Note] = []
         self.command_points: int = state.command_points
         self.piles: dict[str, tuple[str, ...]] = {s.name: s.pile for s in state.seats}
@@ -182,7 +186,7 @@ class Board:
         seats = tuple(replace(s, pile=self.piles.get(s.name, s.pile), hand=tuple(self.hands.get(s.name, s.hand)))
                       for s in self.state.seats)
         new = replace(self.state, blockers=tuple(self.blockers.values()), counters=tuple(self.counters.values()),
-                      squares=squares, fallen=tuple(sorted(self.fallen)), command_points=self.command_points,
+                      squares=squares, fallen=tuple(sorted(self.fallen)), judges=tuple(sorted(self.judges)), command_points=self.command_points,
                       seats=seats, deck=tuple(self.deck), set_aside=tuple(self.set_aside),
                       discards=tuple(self.discards), final=self.final, moving=self.moving.blocker,
                       mp=self.moving.mp, done=tuple(sorted(self.moving.done)), drew=tuple(sorted(self.moving.drew)))

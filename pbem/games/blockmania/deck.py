@@ -368,13 +368,13 @@ def last_mover(board: Board) -> str | None:
     for n in reversed(board.notes):
         if n.key == "note-activated":
             return dict(n.args)["blocker"]
-    return None
+    return board.state.mover or None  # a Command Phase paused for the hazard decisions
 
 
 def passed(board: Board, bid: str) -> list[Loc]:
     """The squares ``bid`` was in during its move this phase, latest first (steps' starts and ends, and a
     lift's shaft)."""
-    out: list[Loc] = []
+    out: list[Loc] = list(reversed(board.passed_before.get(bid, [])))
     for n in board.notes:
         args = dict(n.args)
         if n.key == "note-activated" and args.get("blocker") == bid:
@@ -640,6 +640,7 @@ def play_justice(board: Board, seat: str, card: int, targets: Sequence[str] = ()
         at = board.ring.loc(square.block, square.label)
         area = {at, *board.ring.neighbours(at)}
         gone = [b for b in on_map if where(board, b) in area]
+        board.judges.add(str(at))  # the marker stays: nobody enters the square (12.ii)
         board.note("note-justice-patrol", square=at)
     if not gone:
         others = [b for b in on_map if board.owner(b) != seat]

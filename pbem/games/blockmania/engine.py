@@ -67,7 +67,7 @@ class BlockManiaRules(DataclassStorage):
     def phase(self, state: State) -> Phase:
         stage = state.stage
         return Phase(turn=state.turn, name=stage, awaiting=flow.awaiting(state),
-                     decision=stage == "defensive-fire", label=msg(f"phase-{stage}"))
+                     decision=stage in ("defensive-fire", "hazards"), label=msg(f"phase-{stage}"))
 
     def parse_orders(self, state: State, seat: str, text: str) -> Sheet:
         return checked_sheet(seat, text, seats=[s.name for s in state.seats], awaiting=flow.awaiting(state),

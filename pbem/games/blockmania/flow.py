@@ -24,7 +24,8 @@ from pbem.games.blockmania.board import Board, Moving
 from pbem.games.blockmania.cards import DECK
 from pbem.games.blockmania.damage import where
 from pbem.games.blockmania.orders import Fire, Hold, Item, Order, Play
-from pbem.games.blockmania.plan import Runner, _best_weapon, fire_shot
+from pbem.games.blockmania.orders import parse_text
+from pbem.games.blockmania.plan import Runner, _best_weapon, fire_shot, hazard_askers
 from pbem.games.blockmania.roster import ROSTER
 from pbem.games.blockmania.state import PILE, READY, Blocker, Counter, PhaseLog, Result, Seat, Standing, State
 
@@ -39,6 +40,9 @@ def awaiting(state: State) -> tuple[str, ...]:
         return (state.active_seat.name,)
     if state.stage == "defensive-fire":
         return asking(state)
+    if state.stage == "hazards":
+        board = Board(replace(state, stage="command"))
+        return tuple(hazard_askers(board, state.mover))
     return ()
 
 
@@ -155,10 +159,18 @@ def play(state: State, sheets: Mapping[str, Sequence[Order]], dice: Dice) -> Sta
         return _begin_turn(board, 0, dice, first=True)
     if state.stage == "command":
         runner = run(board, seat, sheets.get(seat, ()), dice)
-        _log(board, seat, "command")
-        if runner.more and state.result is None:
-            return _frozen(board)
-        return _after_command(board, dice)
+        return _command_done(board, runner, dice)
+    if state.stage == "hazards":
+        for other in awaiting(state):
+            run(board, other, sheets.get(other, ()), dice)
+        _log(board, seat, "hazards")
+        board.state = replace(board.state, stage="command", mover="", passed=(), pending=())
+        board.passed_before = {}
+        items, _ = parse_text("\n".join(state.pending))
+        runner = Runner(board, seat, dice, planning=False)
+        runner.checked.add(state.mover)
+        runner.command(items)
+        return _command_done(board, runner, dice)
     if state.stage == "defensive-fire":
         for other in awaiting(state):
             run(board, other, [o for o in sheets.get(other, ()) if isinstance(o, Play)], dice)
@@ -171,6 +183,25 @@ def play(state: State, sheets: Mapping[str, Sequence[Order]], dice: Dice) -> Sta
         _log(board, seat, "combat")
         return _end_phase(board, dice)
     raise RulesError(f"nothing to resolve in stage {state.stage!r}")
+
+
+def _command_done(board: Board, runner: Runner, dice: Dice) -> State:
+    """After the active player's orders: paused for the hazard decisions (11.iii), open for his next
+    sheet (CONTINUE), or over."""
+    seat = board.state.active_seat.name
+    if runner.paused is not None:
+        mover = runner.paused
+        askers = hazard_askers(board, mover)
+        board.note("note-hazards-asked", blocker=mover, seats=", ".join(askers))
+        passed = tuple(str(loc) for loc in deck.passed(board, mover))
+        _log(board, seat, "command")
+        board.state = replace(board.state, stage="hazards", mover=mover, passed=passed,
+                              pending=tuple(i.order.canonical() for i in runner.pending))
+        return _frozen(board)
+    _log(board, seat, "command")
+    if runner.more:
+        return _frozen(board)
+    return _after_command(board, dice)
 
 
 def run(board: Board, seat: str, orders: Sequence[Order], dice: Dice) -> Runner:

@@ -163,7 +163,7 @@ def roll_command_points(board: Board, dice: Dice) -> int:
 
 
 def _free_address(board: Board, loc: Loc) -> bool:
-    return not board.collapsed(loc) and not board.at(loc)
+    return not board.collapsed(loc) and not board.at(loc) and str(loc) not in board.judges
 
 
 def check_new_blocker(board: Board, seat: str) -> Message | None:
@@ -331,6 +331,8 @@ def _entry(board: Board, bid: str, to: Loc, kind: str) -> tuple[Message | None, 
     met: close combat in the next Combat Phase)."""
     if to.block in board.fallen:
         return msg("err-fallen", square=to), False
+    if str(to) in board.judges:
+        return msg("err-judges", square=to), False
     others = _occupants(board, to, bid)
     if not others:
         return None, False

@@ -17,7 +17,8 @@ comment.  Squares are written ``curie:D6`` or, in the writer's own block, ``D6``
     FIRE blue-2 AT red-3 WITH spit-gun-1 / HOLD blue-2      # Defensive Fire (7), when asked
     SHOOT red-3 AT blue-2 WITH heavy-laser-1 / SHOOT red-3 AT keaton:D5   # 8.v, 9.i
     FIGHT red-3 blue-2 / LOOT red-3 / SCRAWL red-3 / BURN red-3 / DOUSE red-3 keaton:D5    # 8.vi-8.x
-    DEFENSIVE FIRE NEAREST|STRONGEST|NEVER|ASK / INTERCEPT ON|OFF / KEEP 12 / DROP 12 / DISCARD 12
+    DEFENSIVE FIRE NEAREST|STRONGEST|NEVER|ASK / INTERCEPT ON|OFF / HAZARDS ASK|KEPT
+    KEEP 12 / DROP 12 / DISCARD 12
     PASS
 """
 
@@ -235,6 +236,14 @@ class Intercept:
 
 
 @dataclass(frozen=True)
+class Hazards:
+    ask: bool  # a decision phase when a Blocker I could strike has moved; else only the kept cards
+
+    def canonical(self) -> str:
+        return _words("HAZARDS", "ASK" if self.ask else "KEPT")
+
+
+@dataclass(frozen=True)
 class Keep:
     card: int
 
@@ -259,13 +268,13 @@ class Discard:
 
 
 Order: TypeAlias = (Place | Justice | New | Activate | Move | PickUp | Give | SetUp | Arm | Play | Continue | Fire
-                    | Hold | Shoot | Fight | Loot | Scrawl | Burn | Douse | Pass | DefensiveFire | Intercept | Keep
-                    | Drop | Discard)
+                    | Hold | Shoot | Fight | Loot | Scrawl | Burn | Douse | Pass | DefensiveFire | Intercept | Hazards
+                    | Keep | Drop | Discard)
 ORDER_TYPES: tuple[type, ...] = (Place, Justice, New, Activate, Move, PickUp, Give, SetUp, Arm, Play, Continue, Fire,
-                                 Hold, Shoot, Fight, Loot, Scrawl, Burn, Douse, Pass, DefensiveFire, Intercept, Keep,
-                                 Drop, Discard)
+                                 Hold, Shoot, Fight, Loot, Scrawl, Burn, Douse, Pass, DefensiveFire, Intercept, Hazards,
+                                 Keep, Drop, Discard)
 #: Standing instructions: any sheet of the seat, applied at once, kept until changed.
-STANDING: tuple[type, ...] = (DefensiveFire, Intercept, Keep, Drop, Discard)
+STANDING: tuple[type, ...] = (DefensiveFire, Intercept, Hazards, Keep, Drop, Discard)
 COMMAND: tuple[type, ...] = (Justice, New, Activate, Move, PickUp, Give, SetUp, Arm, Play, Continue)
 COMBAT: tuple[type, ...] = (Shoot, Fight, Loot, Scrawl, Burn, Douse, Play)
 
@@ -293,7 +302,7 @@ def _load_keywords() -> dict[str, tuple[str, ...]]:
 KEYWORDS = _load_keywords()
 _HEADS = ("PLACE", "JUSTICE", "NEW", "ACTIVATE", "MOVE", "PICKUP", "GIVE", "SETUP", "ARM", "PLAY", "CONTINUE",
           "FIRE", "HOLD", "SHOOT", "FIGHT", "LOOT", "SCRAWL", "BURN", "DOUSE", "PASS", "DEFENSIVE", "INTERCEPT",
-          "KEEP", "DROP", "DISCARD")
+          "HAZARDS", "KEEP", "DROP", "DISCARD")
 #: (words of the keyword, head), longest first, so that "DEFENSIVE FIRE" wins over "FIRE"
 _HEAD_FORMS = sorted(((tuple(w.split()), k) for k in _HEADS for w in KEYWORDS[k]), key=lambda f: -len(f[0]))
 _HEAD_WORDS = sorted({" ".join(f) for f, _ in _HEAD_FORMS if len(" ".join(f)) > 2})
@@ -487,6 +496,12 @@ def _parse(head: str, rest: list[str]) -> Order | None:  # noqa: C901 - one bran
         for key in ("NEAREST", "STRONGEST", "NEVER", "ASK"):
             if " ".join(rest) in KEYWORDS[key]:
                 return DefensiveFire(key.lower())
+        return None
+    if head == "HAZARDS":
+        if len(rest) == 1 and rest[0] in KEYWORDS["ASK"]:
+            return Hazards(True)
+        if len(rest) == 1 and rest[0] in KEYWORDS["KEPT"]:
+            return Hazards(False)
         return None
     if head == "INTERCEPT":
         if len(rest) == 1 and rest[0] in KEYWORDS["ON"]:

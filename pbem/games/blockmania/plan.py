@@ -48,6 +48,7 @@ from pbem.games.blockmania.orders import (
     Fight,
     Fire,
     Give,
+    Hazards,
     Hold,
     Intercept as InterceptOrder,
     Item,
@@ -100,6 +101,11 @@ class Runner:
     uncertain: bool = False
     more: bool = False
     checked: set[str] = field(default_factory=set)
+    #: the resolution stopped for the other players' hazard decisions (11.iii): the Blocker that moved and
+    #: the orders still to carry out (the one being carried out first)
+    paused: str | None = None
+    pending: list[Item] = field(default_factory=list)
+    at: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -154,6 +160,8 @@ class Runner:
             self.combat(rest)
         elif self.stage == "defensive-fire":
             self.defensive(rest)
+        elif self.stage == "hazards":
+            self.answer(rest)
         else:
             for item in rest:
                 self.problem(item, item.order, msg("err-not-now", phase=self.stage))
@@ -173,6 +181,8 @@ class Runner:
             mine = replace(mine, defensive_fire=order.policy)
         elif isinstance(order, InterceptOrder):
             mine = replace(mine, intercept_lifts=order.on)
+        elif isinstance(order, Hazards):
+            mine = replace(mine, hazards_ask=order.ask)
         elif isinstance(order, (Keep, Drop, Discard)):
             hand = self.board.hands.get(self.seat, [])
             if order.card not in hand and not isinstance(order, Drop):
@@ -221,7 +231,16 @@ class Runner:
             return
         if deck.justice_due(board, self.seat) and not (items and isinstance(items[0].order, Justice)):
             self.justice(None, Justice(_first_justice(board, self.seat)))
+        try:
+            self.command_orders(items)
+        except _Pause as pause:
+            self.paused = pause.mover
+            self.pending = list(items[pause.at:]) if pause.at is not None else []
+
+    def command_orders(self, items: Sequence[Item]) -> None:
+        board = self.board
         for n, item in enumerate(items):
+            self.at = n
             order = item.order
             if isinstance(order, Continue):
                 if n != len(items) - 1:
@@ -264,6 +283,7 @@ class Runner:
                 self.arm(item, order)
             elif isinstance(order, Play):
                 self.play(item, order)
+        self.at = None
         if not self.more:
             self.hazards()
 
@@ -314,6 +334,26 @@ class Runner:
                 if where(board, mover) is not None and deck.check_hazard(board, seat, card, mover) is None:
                     deck.play_hazard(board, seat, card, mover, self.dice)
                     break
+        if where(board, mover) is not None and hazard_askers(board, mover):
+            raise _Pause(mover, self.at)
+
+    # -- the other players' hazard decisions (11.iii) -------------------------------------------------------
+    def answer(self, items: Sequence[Item]) -> None:
+        """A player asked about the Blocker that moved: hazard cards against it (or any Blocker in a square
+        of the card's kind, 11.iii); played in the Command Phase of the active player."""
+        board = self.board
+        board.state = replace(board.state, stage="command")
+        try:
+            for item in items:
+                order = item.order
+                if not isinstance(order, Play):
+                    self.wrong_stage(item)
+                elif order.card in board.hands.get(self.seat, []) and deck.face(board, order.card).kind.key != "hazard":
+                    self.problem(item, order, msg("err-hazard-only", card=deck.face(board, order.card).name))
+                else:
+                    self.play(item, order if order.blocker else Play(order.card, board.state.mover, order.squares))
+        finally:
+            board.state = replace(board.state, stage="hazards")
 
     def activation(self, item: Item | None, order: Order, bid: str) -> bool:
         board = self.board
@@ -532,6 +572,29 @@ class Runner:
 
 
 # -- shared pieces ---------------------------------------------------------------------------------------------
+
+
+class _Pause(Exception):
+    """The other players are to be asked about the hazard cards they may play at ``mover`` (11.iii)."""
+
+    def __init__(self, mover: str, at: int | None) -> None:
+        super().__init__(mover)
+        self.mover, self.at = mover, at
+
+
+def hazard_askers(board: Board, mover: str) -> list[str]:
+    """11.iii: the other players who asked to choose (HAZARDS ASK) and hold a Hazard card that may strike
+    ``mover`` in a square it is in or passed; never in the Final Phase (12: Justice cards only)."""
+    if board.final or where(board, mover) is None:
+        return []
+    out = []
+    for seat in _after(board, board.state.active_seat.name):
+        if seat == board.owner(mover) or not board.standing(seat).hazards_ask:
+            continue
+        if any(deck.face(board, c).kind.key == "hazard" and deck.check_hazard(board, seat, c, mover) is None
+               for c in board.hands.get(seat, [])):
+            out.append(seat)
+    return out
 
 
 def _reason_note(reason: Message) -> Note:
@@ -754,5 +817,5 @@ def run_items(board: Board, seat: str, items: Iterable[Item], dice: Dice, planni
     return Runner(board, seat, dice, planning).run(list(items))
 
 
-__all__ = ["Runner", "PlanDice", "run_items", "fire_shot", "close_combat", "placeable", "default_places", "place",
+__all__ = ["Runner", "PlanDice", "hazard_askers", "run_items", "fire_shot", "close_combat", "placeable", "default_places", "place",
            "fill_justice", "answer_shot", "COMBAT_STEP"]

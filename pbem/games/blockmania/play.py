@@ -41,9 +41,9 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
             return True
         return False
 
-    if pick(6) == 0:
+    if pick(5) == 0:
         offer(["DEFENSIVE FIRE NEAREST", "DEFENSIVE FIRE STRONGEST", "DEFENSIVE FIRE NEVER",
-               "DEFENSIVE FIRE ASK", "INTERCEPT OFF", "INTERCEPT ON"][pick(6)])
+               "DEFENSIVE FIRE ASK", "INTERCEPT OFF", "INTERCEPT ON", "HAZARDS ASK", "HAZARDS KEPT"][pick(8)])
     hand = list(state.seat(seat).hand)
     if hand and pick(4) == 0:
         offer(f"KEEP {hand[pick(len(hand))]}")
@@ -57,6 +57,10 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
         _command(state, seat, pick, lines, offer)
     elif state.stage == "combat":
         _combat(state, seat, pick, offer)
+    elif state.stage == "hazards":
+        for card in hand:
+            if pick(2) == 0 and offer(f"PLAY {card}"):
+                break
     elif state.stage == "defensive-fire":
         board = Board(state)
         for b in sorted(board.on_map(seat)):

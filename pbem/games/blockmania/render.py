@@ -108,6 +108,7 @@ SCRAWL: Final = "#cc3399"
 LOOT: Final = "#2e7d32"
 SHOT: Final = "#8b1a1a"
 FALLEN_GREY: Final = "#8a8a8a"
+JUDGES: Final = "#1b2a6b"  # a Judges marker (12.ii): the Justice Department's dark blue
 LOCKED: Final = "#c62828"
 ARMOURY_PIP: Final = ("#5a2a1a", "#ffffff")
 HARDWARE_PIP: Final = ("#d9d4c7", "#2b2a27")
@@ -469,7 +470,7 @@ def _legend(layout: Layout, catalog: Catalog, lang: str) -> str:
     sw = 22.0
     items = ("open", "window", "interior", "residential", "civic", "special", "lift", "chute", "fire-control",
              "blocker", "face-down", "locked", "fire", "damage", "collapse", "scrawl", "looted", "counter", "move",
-             "shot", "fallen")
+             "shot", "fallen", "judges")
     per_col = math.ceil(len(items) / 4)
     marks = Path()
     strokes: dict[tuple[str, float, str], Path] = {}
@@ -520,6 +521,8 @@ def _legend(layout: Layout, catalog: Catalog, lang: str) -> str:
             strokes.setdefault((SHOT, 2, "5 3"), Path()).segment((x, y + 8), (x + sw, y + 8))
         elif key == "fallen":
             fills.setdefault(FALLEN_GREY, Path()).rect(x, y, sw, 15)
+        elif key == "judges":
+            strokes.setdefault((JUDGES, 3, ""), Path()).rect(x + 1.5, y + 0.5, sw - 3, 14)
     for colour, p in fills.items():
         out.append(svg.path(p, fill=colour, stroke=theme.INK_SOFT if colour in (SKY,) else None, stroke_width=0.6))
     for (colour, width, dash), p in strokes.items():
@@ -799,6 +802,13 @@ def _square_marks(view: Mapping[str, Any], layout: Layout, catalog: Catalog, lan
     counts: dict[str, list[tuple[float, float, str]]] = {}
     transit: list[tuple[float, float, str]] = []
     fire_counts: list[tuple[float, float, str]] = []
+    judges = Path()
+    judge_labels: list[tuple[float, float, str]] = []
+    for name in _strs(view.get("judges")):
+        loc = layout.parse(name)
+        for x, y in layout.places(loc) if loc is not None else ():
+            judges.rect(x + 2.5, y + 2.5, CELL - 5, CELL - 5)
+            judge_labels.append((x + CELL / 2, y + CELL / 2 + 5, _text(catalog, lang, "map-judges")))
     for q in _dicts(view.get("squares")):
         loc = layout.parse(q.get("loc"))
         if loc is None:
@@ -837,6 +847,8 @@ def _square_marks(view: Mapping[str, Any], layout: Layout, catalog: Catalog, lan
     for ink, labels in counts.items():
         over.append(svg.text_run(labels, font_size=10, bold=True, fill=ink))
     over.append(svg.text_run(fire_counts, font_size=11, bold=True, fill="#3a1200", halo="#ffffff", halo_width=2.5))
+    over.append(svg.path(judges, fill="none", stroke=JUDGES, stroke_width=4))
+    over.append(svg.text_run(judge_labels, font_size=12, bold=True, fill=JUDGES, halo="#ffffff", halo_width=2.5))
     return "".join(under), "".join(over) + _transit_labels(transit)
 
 

@@ -75,6 +75,7 @@ class Standing:
     intercept_lifts: bool = True
     keep: tuple[int, ...] = ()  # cards played by themselves at their trigger (11.iii hazards, 11.iv attacks)
     discard: int = 0  # the card to discard if the end-phase draw makes a fourth (10.ii); 0: the card drawn
+    hazards_ask: bool = False  # asked in a decision phase whether to play a hazard at the Blocker that moved (11.iii)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ class State:
     counters: tuple[Counter, ...] = ()
     squares: tuple[SquareState, ...] = ()
     fallen: tuple[str, ...] = ()  # blocks fallen to a catastrophic collapse (10.iii)
+    judges: tuple[str, ...] = ()  # squares with a Judges marker (Judges' Patrol, 12.ii): nobody enters them
     deck: tuple[int, ...] = ()  # Mania deck, top first (secret)
     set_aside: tuple[int, ...] = ()  # for the Final Phase (3)
     discards: tuple[int, ...] = ()
@@ -120,6 +122,11 @@ class State:
     mp: int = 0
     done: tuple[str, ...] = ()
     drew: tuple[str, ...] = ()
+    # a Command Phase paused for the other players' hazard cards (11.iii): the Blocker that moved, the
+    # squares it passed (latest first), and the orders of the active player's sheet still to carry out
+    mover: str = ""
+    passed: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()
     log: tuple[PhaseLog, ...] = ()
     result: Result | None = None
 

@@ -10,10 +10,12 @@ the mail's language; the engine reads both.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any, Callable, Collection, Final
 
 from pbem.core.i18n import Catalog, msg
-from pbem.games.blockmania import combat, movement, plan
+from pbem.games.blockmania import combat, deck, movement, plan
 from pbem.games.blockmania import state as state_module
 from pbem.games.blockmania.blocks import Loc
 from pbem.games.blockmania.board import Board, blocks
@@ -285,6 +287,18 @@ def standing_lines(catalog: Catalog, lang: str, kw: dict[str, str], state: State
             f"#   {kw['keep']} n / {kw['drop']} n / {kw['discard']} n"]
 
 
+def hazard_lines(t: Text, kw: dict[str, str], state: State, seat: str) -> list[str]:
+    """11.iii: the Blocker that moved and the Hazard cards of the hand that may strike it (or any Blocker in
+    a square of the card's kind); the body stays PASS: no card is the default."""
+    board = Board(replace(state, stage="command"))
+    out = ["# " + t("tpl-hazards", blocker=state.mover, squares=", ".join(state.passed) or "-")]
+    for n in state.seat(seat).hand:
+        face = _face(n, False)
+        if face is not None and face.kind.key == "hazard" and deck.check_hazard(board, seat, n, state.mover) is None:
+            out.append(f"#   {kw['play']} {n} {kw['target']} {state.mover}    {face.name} ({face.square})")
+    return out
+
+
 def template_text(catalog: Catalog, state: State, seat: str, lang: str, awaiting: Collection[str]) -> str:
     """What ``seat`` may order now, commented, above a sheet valid as it stands; one comment line for a
     seat the phase does not wait for."""
@@ -310,6 +324,8 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str, awaiting
         notes, body = defensive_lines(catalog, lang, kw, state, seat)
     elif stage == "combat":
         notes, body = combat_lines(catalog, lang, kw, state, seat)
+    elif stage == "hazards":
+        notes = hazard_lines(t, kw, state, seat)
     out += notes + standing_lines(catalog, lang, kw, state, seat)
     out.append("# " + t("tpl-body"))
     out += body or [kw["pass"]]

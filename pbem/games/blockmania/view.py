@@ -110,6 +110,7 @@ def build_view(state: State, viewer: str | None) -> View:
         "counters": lying,
         "squares": squares,
         "fallen": list(state.fallen),
+        "judges": list(state.judges),
         "deck": len(state.deck),
         "set_aside": len(state.set_aside),
         "discards": len(state.discards),
