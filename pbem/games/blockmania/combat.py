@@ -152,11 +152,21 @@ def check_defensive_fire(board: Board, shooter: str, target: str, weapon: str) -
         return msg("err-combat-engaged", blocker=shooter)
     s, t = where(board, shooter), where(board, target)
     assert s is not None and t is not None
-    if s == t or not board.ring.defensive_fire_adjacent(s, t):
-        return msg("err-defensive-not-adjacent", blocker=shooter, target=target)
     if weapon not in defensive_weapons(board, shooter):
         return msg("err-combat-weapon", blocker=shooter, weapon=weapon)
+    if s == t:
+        return msg("err-defensive-not-adjacent", blocker=shooter, target=target)
+    if not board.ring.defensive_fire_adjacent(s, t):
+        reach = min(_ambush(board, shooter), board.counter_type(weapon).range or 0)
+        found = board.ring.fire_range(s, t, board.fallen, max_range=reach) if reach > 1 else None
+        if found is None or found > reach:
+            return msg("err-defensive-not-adjacent", blocker=shooter, target=target)
     return None
+
+
+def _ambush(board: Board, bid: str) -> int:
+    """The Ambush card's range for ``bid`` (11.iv; deck.defensive_range), 1 without it."""
+    return max([1] + [e.amount for e in board.card_effects if e.attack == "defensive-range" and e.blocker == bid])
 
 
 def defensive_fire(board: Board, shooter: str, target: str, weapon: str, dice: Dice, bonus: int = 0) -> list[str]:

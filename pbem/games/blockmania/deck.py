@@ -465,10 +465,12 @@ def check_attack(board: Board, seat: str, card: int, blocker: str) -> Message | 
         return err
     f = face(board, card)
     e = f.effect
-    if e.type == "defensive-fire-range":
-        return msg("err-card-not-yet", card=f.name)
     if blocker not in board.blockers or where(board, blocker) is None:
         return msg("err-card-off-map", blocker=blocker)
+    if e.type == "defensive-fire-range":
+        if board.blockers[blocker].face_down:
+            return msg("err-card-face-down", blocker=blocker)
+        return _own_on_map(board, seat, blocker)
     if e.type == "roll-modifier":
         if phase(board) not in ATTACK_PHASES[e["attack"]]:
             return msg("err-card-when", card=f.name, phase=phase(board))
@@ -504,6 +506,9 @@ def play_attack(board: Board, seat: str, card: int, blocker: str) -> None:
     elif e.type == "extra-attack":
         board.set_blocker(blocker, face_down=False)
         board.note("note-card-extra-attack", blocker=blocker, card=f.name)
+    elif e.type == "defensive-fire-range":
+        board.card_effects.append(CardEffect(card, seat, "defensive-range", blocker, e["range"], "own"))
+        board.note("note-card-ambush", blocker=blocker, card=f.name, range=e["range"])
 
 
 def _matches(effect: str, attack: str) -> bool:

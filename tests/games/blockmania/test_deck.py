@@ -14,7 +14,7 @@ from pbem.games.blockmania import deck as D
 from pbem.games.blockmania import movement as mv
 from pbem.games.blockmania.board import Board
 from pbem.games.blockmania.cards import DECK
-from pbem.games.blockmania.combat import shoot
+from pbem.games.blockmania.combat import check_defensive_fire, shoot
 from pbem.games.blockmania.fire import defeat_points
 from pbem.games.blockmania.state import DEAD, JUSTICE, PILE, Seat
 from tests.games.blockmania.helpers import board_of, dice, key, notes, sq, start
@@ -215,8 +215,9 @@ def test_attack_cards_change_the_next_roll_through_combat():
     assert key(D.check_attack(e, "red", card("steady-aim"), "red-1")) == "err-card-when"
 
 
-def test_extra_attack_only_after_an_attack_and_ambush_not_yet():
-    """11.iv: Berserk turns face up a Blocker that attacked this phase; Ambush waits for an engine rule."""
+def test_extra_attack_only_after_an_attack_and_ambush_in_defensive_fire():
+    """11.iv: Berserk turns face up a Blocker that attacked this phase; Ambush (ours) lets one of the
+    player's face-up Blockers fire defensively two squares away, along a line of fire (7.i, 8.iv)."""
     b = board(B("red-1", "citi-def", "curie:D5", "spit-gun"), B("blue-1", "juves", "curie:F5"))
     holding(b, "red", "berserk")
     assert key(D.check_attack(b, "red", card("berserk"), "red-1")) == "err-card-not-attacked"
@@ -224,9 +225,19 @@ def test_extra_attack_only_after_an_attack_and_ambush_not_yet():
     assert D.check_attack(b, "red", card("berserk"), "red-1") is None
     D.play_attack(b, "red", card("berserk"), "red-1")
     assert not b.blockers["red-1"].face_down
-    c = board(B("blue-1", "juves", "curie:F5"), stage="defensive-fire")
+    c = board(B("blue-1", "citi-def", "curie:C5", "spit-gun"), B("red-1", "juves", "curie:A5"), stage="defensive-fire")
+    gun = c.blockers["blue-1"].carried[0]
+    assert key(check_defensive_fire(c, "blue-1", "red-1", gun)) == "err-defensive-not-adjacent"
     holding(c, "blue", "ambush")
-    assert key(D.check_attack(c, "blue", card("ambush"), "blue-1")) == "err-card-not-yet"
+    assert key(D.check_attack(c, "blue", card("ambush"), "red-1")) == "err-card-not-yours"
+    assert D.check_attack(c, "blue", card("ambush"), "blue-1") is None
+    D.play_attack(c, "blue", card("ambush"), "blue-1")
+    assert check_defensive_fire(c, "blue-1", "red-1", gun) is None  # C5 to A5 through the Open Air B5
+    far = board(B("blue-1", "citi-def", "curie:C5", "spit-gun"), B("red-1", "juves", "curie:C8"), stage="defensive-fire")
+    holding(far, "blue", "ambush")
+    D.play_attack(far, "blue", card("ambush"), "blue-1")
+    assert key(check_defensive_fire(far, "blue-1", "red-1", far.blockers["blue-1"].carried[0])) \
+        == "err-defensive-not-adjacent"  # three squares: too far even so
 
 
 # -- 12 the Final Phase --------------------------------------------------------------------------------
