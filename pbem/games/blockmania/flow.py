@@ -23,7 +23,7 @@ from pbem.games.blockmania import combat, damage, deck, fire, movement
 from pbem.games.blockmania.board import Board, Moving
 from pbem.games.blockmania.cards import DECK
 from pbem.games.blockmania.damage import where
-from pbem.games.blockmania.orders import Fire, Hold, Item, Order, Play
+from pbem.games.blockmania.orders import STANDING, Fire, Hold, Item, Order, Play
 from pbem.games.blockmania.orders import parse_text
 from pbem.games.blockmania.plan import Runner, _best_weapon, fire_shot, hazard_askers
 from pbem.games.blockmania.roster import ROSTER
@@ -173,7 +173,7 @@ def play(state: State, sheets: Mapping[str, Sequence[Order]], dice: Dice) -> Sta
         return _command_done(board, runner, dice)
     if state.stage == "defensive-fire":
         for other in awaiting(state):
-            run(board, other, [o for o in sheets.get(other, ()) if isinstance(o, Play)], dice)
+            run(board, other, [o for o in sheets.get(other, ()) if isinstance(o, (Play, *STANDING))], dice)
         choices = {s: tuple(o for o in sheets.get(s, ()) if isinstance(o, (Fire, Hold))) for s in sheets}
         defensive_fire(board, dice, choices)
         _log(board, seat, "defensive-fire")

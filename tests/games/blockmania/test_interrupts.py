@@ -135,8 +135,9 @@ def test_defensive_fire_asked_for_is_a_decision_phase_with_the_nearest_as_defaul
     after = RULES.resolve(asked, {"red": sheet(asked, "red", "PASS")}, dice()).state
     phase = RULES.phase(after)
     assert after.stage == "defensive-fire" and phase.awaiting == ("blue",) and phase.decision
-    held = RULES.resolve(after, {"blue": sheet(after, "blue", "HOLD blue-1")}, dice()).state
+    held = RULES.resolve(after, {"blue": sheet(after, "blue", "HOLD blue-1", "INTERCEPT OFF")}, dice()).state
     assert held.stage == "combat" and loc(held, "red-1") == "curie:D5"
+    assert not held.standing[1].intercept_lifts  # a standing instruction in the answer is kept too
     assert not next(b for b in held.blockers if b.id == "blue-1").face_down
     fired = RULES.resolve(after, {"blue": RULES.default_orders(after, "blue")}, dice(6, 3, 3)).state
     assert loc(fired, "red-1") == DEAD  # 6 + 3 - 2 >= 6: the default fired at the nearest
