@@ -130,6 +130,9 @@ class GameInfo:
     #: Sealed phases hide the other seats' units too (Kriegspiel's deployment); otherwise a
     #: sealed phase hides only the orders filed, and every seat sees the same position.
     sealed_hides_units: bool = False
+    #: Purposes (their beginnings) of the rolls whose values would show hidden state - a shuffle of
+    #: a deck or a pile: players' mail lists them with their value sealed until the seed is revealed.
+    secret_rolls: tuple[str, ...] = ()
 
 
 class Rules(Protocol):

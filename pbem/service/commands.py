@@ -17,7 +17,7 @@ from pbem.service.context import Context
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
 from pbem.service.timefmt import show
-from pbem.service.reports import rolls_text
+from pbem.service.reports import rolls_text, sealed_rolls
 from pbem.core.dice import Roll
 
 if TYPE_CHECKING:
@@ -130,7 +130,8 @@ def _history(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | 
         if arg:
             rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == r.seq)
                                  .order_by(col(RollRow.counter)))
-            lines += ["  " + x for x in rolls_text([Roll(x.counter, x.phase_seq, x.purpose, x.sides, x.value) for x in rolls], lang)]
+            lines += ["  " + x for x in rolls_text([Roll(x.counter, x.phase_seq, x.purpose, x.sides, x.value) for x in rolls],
+                                                   lang, sealed_rolls(game, store.rules_of(game)))]
     reply.send(holder.address, t("subject.history", lang), "\n".join(lines))
 
 

@@ -57,10 +57,19 @@ class Prepared:
     svgs: dict[str, str] = field(default_factory=dict)  # drawing key -> SVG
 
 
-def rolls_text(rolls: Sequence[Roll], lang: str) -> list[str]:
+def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = ()) -> list[str]:
+    """Every roll with its purpose (architecture 2.5); a roll whose purpose begins with one of ``sealed``
+    keeps its value to itself (a shuffle: the value would show a hand or a pile, 2.4)."""
     if not rolls:
         return [t("report.no_rolls", lang)]
-    return [t("report.roll", lang, counter=r.counter, purpose=r.purpose, sides=r.sides, value=r.value) for r in rolls]
+    return [t("report.roll_sealed", lang, counter=r.counter, purpose=r.purpose, sides=r.sides)
+            if sealed and r.purpose.startswith(tuple(sealed)) else
+            t("report.roll", lang, counter=r.counter, purpose=r.purpose, sides=r.sides, value=r.value) for r in rolls]
+
+
+def sealed_rolls(game: Game, rules: Rules) -> tuple[str, ...]:
+    """The purposes whose values players may not read yet: the game's secret rolls, until the seed is out."""
+    return () if game.seed_revealed else tuple(rules.info.secret_rolls)
 
 
 def pending(ctx: Context, game_id: str | None = None) -> list[int]:
@@ -174,7 +183,7 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
                 lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
                                orders=filed.canonical.replace("\n", "; ") or "—"))
     lines += [rules.describe(view, lang), "", t("section.dice", lang)]
-    lines += ["  " + r for r in rolls_text(rolls, lang)]
+    lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules))]
     lines.append("")
     lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
     if final:

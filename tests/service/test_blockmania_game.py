@@ -8,12 +8,14 @@ and the ranking, lowest first (12.iii), mailed with the dice seed; the archive v
 
 Hidden information (11.i): no mail to a player ever carries another player's hand - neither in the
 JSON view attached to the report nor in its text (the names of the cards another player drew, the
-hand dealt to him) - while each player's own report lists his cards."""
+hand dealt to him), nor the dice of the shuffles that would rebuild the deck and the piles (listed,
+their values sealed until the seed is revealed) - while each player's own report lists his cards."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from pbem.core.i18n import msg
 from pbem.games.blockmania import RULES
@@ -77,6 +79,11 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
     other = state.seats[1].name
     assert send(other, ["PASS"]).status == "refused"  # not his turn to place
     assert f"not from {other}" in text_of(outbox(ctx, to=ADDRESSES[other], kind="reply")[-1])
+    # HISTORY of the set-up draw: the shuffles are listed, their dice sealed (2.4, 2.5; 11.i).
+    assert send("blue", ["HISTORY 0"]).status == "command"
+    history = text_of(outbox(ctx, to=ADDRESSES["blue"], kind="reply")[-1])
+    assert "shuffle the deck" in history and "(sealed" in history
+    assert not re.search(r"shuffle [^\n]*: d\d+ = \d", history)
     # HELP, in the player's language.
     assert send("red", ["HELP"]).status == "command"
     assert "GIUSTIZIA" in text_of(outbox(ctx, to=ADDRESSES["red"], kind="reply")[-1])
@@ -149,9 +156,12 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
         assert others
         mails = outbox(ctx, to=address)
         assert len(mails) > 40
-        own_hand_seen = False
+        own_hand_seen = sealed_seen = False
         for mail in mails:
             body = text_of(mail)
+            if shown["seed"] not in body:  # before the seed is revealed, no shuffle shows its dice (2.4, 2.5)
+                assert not re.search(r"shuffle [^\n]*: d\d+ = \d", body), mail.subject
+                sealed_seen = sealed_seen or bool(re.search(r"shuffle [^\n]*: d\d+ = \((sealed|sigillato)", body))
             for line in others:
                 assert line not in body, f"{address} reads another seat's secret: {line!r} in {mail.subject}"
             for view in _views(mail):
@@ -160,7 +170,7 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
                         assert not {"hand", "ready", "standing"} & set(entry), (address, entry["name"])
                     elif "hand" in entry:
                         own_hand_seen = True
-        assert own_hand_seen
+        assert own_hand_seen and sealed_seen
     report = verify_data(archive.archive_data(ctx, game_id))
     assert report.ok, report.problem
     assert report.rolls > 100

@@ -26,6 +26,9 @@ from pbem.games.blockmania.state import CODEC_TYPES, SEAT_NAMES, VERSION, Seat, 
 from pbem.games.blockmania.view import build_view
 
 SEATS = SEAT_NAMES[:4]
+#: 3, 11.i: the shuffles of the deck, the piles and the pools would show hands, piles and draws: their
+#: values stay sealed in players' mail until the seed is revealed (the purposes begin with "shuffle ").
+SECRET_ROLLS = ("shuffle ",)
 DATA = "pbem.games.blockmania.data"
 
 
@@ -48,6 +51,7 @@ class BlockManiaRules(DataclassStorage):
         max_seats=4,
         options={},
         id_prefix="b",
+        secret_rolls=SECRET_ROLLS,
     )
 
     def __init__(self) -> None:

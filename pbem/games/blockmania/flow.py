@@ -102,7 +102,7 @@ def setup_draw(state: State, dice: Dice) -> State:
     blockers: list[Blocker] = []
     for name in order:
         pile = [(t.key, symbols) for t, symbols in ROSTER.block(blocks[name]).pile()]
-        shuffled = [pile.pop(dice.roll(len(pile), f"{name}'s pile") - 1 if len(pile) > 1 else 0)
+        shuffled = [pile.pop(dice.roll(len(pile), f"shuffle {name}'s pile") - 1 if len(pile) > 1 else 0)
                     for _ in range(len(pile))]
         ids = [f"{name}-{i + 1}" for i in range(len(shuffled))]
         first = ROSTER.rules.starting_blockers
@@ -114,7 +114,7 @@ def setup_draw(state: State, dice: Dice) -> State:
         types = [c.key for c in ROSTER.pool(pool, players)]
         used: dict[str, int] = {}
         while types:
-            key = _draw(types, dice, f"the {pool} pool")
+            key = _draw(types, dice, f"shuffle the {pool} pool")
             used[key] = used.get(key, 0) + 1
             counters.append(Counter(f"{key}-{used[key]}", key, f"pool:{pool}"))
     new = replace(state, seats=tuple(seats), blockers=tuple(blockers), counters=tuple(counters),
@@ -198,9 +198,14 @@ def _command_done(board: Board, runner: Runner, dice: Dice) -> State:
         board.state = replace(board.state, stage="hazards", mover=mover, passed=passed,
                               pending=tuple(i.order.canonical() for i in runner.pending))
         return _frozen(board)
-    _log(board, seat, "command")
     if runner.more:
+        # 11.iii: the Blocker that moved last can still be struck where it passed until another moves
+        last = deck.last_mover(board)
+        passed = tuple(str(loc) for loc in deck.passed(board, last)) if last else ()
+        _log(board, seat, "command")
+        board.state = replace(board.state, mover=last or "", passed=passed)
         return _frozen(board)
+    _log(board, seat, "command")
     return _after_command(board, dice)
 
 
@@ -212,7 +217,8 @@ def run(board: Board, seat: str, orders: Sequence[Order], dice: Dice) -> Runner:
 def _after_command(board: Board, dice: Dice) -> State:
     """End of the Command Phase: the Defensive Fire, asked or by standing instruction (7)."""
     board.moving.blocker, board.moving.mp = None, 0
-    board.state = replace(board.state, stage="defensive-fire")
+    board.state = replace(board.state, stage="defensive-fire", mover="", passed=())
+    board.passed_before = {}
     state = board.frozen()
     if asking(state):
         return _frozen(board)

@@ -164,12 +164,12 @@ class Runner:
             self.answer(rest)
         else:
             for item in rest:
-                self.problem(item, item.order, msg("err-not-now", phase=self.stage))
+                self.problem(item, item.order, msg("err-not-now", phase=msg(f"phase-{self.stage}")))
         return self
 
     def wrong_stage(self, item: Item) -> None:
         self.problem(item, item.order, msg("err-order-phase", order=item.order.canonical().split()[0],
-                                           phase=self.stage))
+                                           phase=msg(f"phase-{self.stage}")))
 
     # -- standing instructions ---------------------------------------------------------------------------
     def standing(self, item: Item | None, order: Order) -> None:
@@ -229,8 +229,13 @@ class Runner:
             for item in items:
                 self.wrong_stage(item)
             return
-        if deck.justice_due(board, self.seat) and not (items and isinstance(items[0].order, Justice)):
-            self.justice(None, Justice(_first_justice(board, self.seat)))
+        if deck.justice_due(board, self.seat):
+            # 12.ii: the Justice card comes first, wherever the sheet wrote it (the echo shows it first)
+            written = next((i for i in items if isinstance(i.order, Justice)), None)
+            if written is None:
+                self.justice(None, Justice(_first_justice(board, self.seat)))
+            else:
+                items = [written] + [i for i in items if i is not written]
         try:
             self.command_orders(items)
         except _Pause as pause:

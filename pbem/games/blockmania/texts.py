@@ -33,14 +33,16 @@ KEYWORDS: Final[dict[str, dict[str, str]]] = {
            "fire": "FIRE", "with": "WITH", "hold": "HOLD", "shoot": "SHOOT", "fight": "FIGHT", "loot": "LOOT",
            "scrawl": "SCRAWL", "burn": "BURN", "douse": "DOUSE", "pass": "PASS", "defensive-fire": "DEFENSIVE FIRE",
            "nearest": "NEAREST", "strongest": "STRONGEST", "never": "NEVER", "ask": "ASK",
-           "intercept": "INTERCEPT", "yes": "ON", "no": "OFF", "keep": "KEEP", "drop": "DROP"},
+           "intercept": "INTERCEPT", "yes": "ON", "no": "OFF", "keep": "KEEP", "drop": "DROP",
+           "hazards": "HAZARDS", "kept": "KEPT"},
     "it": {"place": "PIAZZA", "justice": "GIUSTIZIA", "on": "SU", "block": "BLOCCO", "at": "IN", "target": "SU",
            "new": "NUOVO", "activate": "ATTIVA", "move": "MUOVI", "pickup": "RACCOGLI", "discard": "SCARTA",
            "give": "PASSA", "to": "A", "setup": "PREPARA", "arm": "INNESCA", "play": "GIOCA", "continue": "CONTINUA",
            "fire": "FUOCO", "with": "CON", "hold": "FERMO", "shoot": "SPARA", "fight": "COMBATTI",
            "loot": "SACCHEGGIA", "scrawl": "SCRIVI", "burn": "INCENDIA", "douse": "SPEGNI", "pass": "PASSO",
            "defensive-fire": "FUOCO DIFENSIVO", "nearest": "VICINO", "strongest": "FORTE", "never": "MAI",
-           "ask": "CHIEDI", "intercept": "INTERCETTA", "yes": "SI", "no": "NO", "keep": "TIENI", "drop": "LASCIA"},
+           "ask": "CHIEDI", "intercept": "INTERCETTA", "yes": "SI", "no": "NO", "keep": "TIENI", "drop": "LASCIA",
+           "hazards": "PERICOLI", "kept": "TENUTE"},
 }
 Text = Callable[..., str]
 
@@ -284,6 +286,7 @@ def standing_lines(catalog: Catalog, lang: str, kw: dict[str, str], state: State
                      keep=" ".join(str(n) for n in keep) or "-", discard=discard or "-"),
             f"#   {kw['defensive-fire']} {policies}",
             f"#   {kw['intercept']} {kw['yes']}|{kw['no']}",
+            f"#   {kw['hazards']} {kw['ask']}|{kw['kept']}" + ("    (" + (kw["ask"] if s.hazards_ask else kw["kept"]) + ")"),
             f"#   {kw['keep']} n / {kw['drop']} n / {kw['discard']} n"]
 
 

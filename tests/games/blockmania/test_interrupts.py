@@ -98,6 +98,29 @@ def test_a_kept_hazard_strikes_by_itself():
     assert loc(done, "red-2") == "curie:G5" and card("sniper") not in done.seat("blue").hand
 
 
+def test_a_kept_hazard_still_strikes_after_a_sheet_ends_with_continue():
+    """11.iii: the card may be played until the active player moves another Blocker; a sheet ending in
+    CONTINUE does not close that window: the squares passed are remembered for the next sheet."""
+    state = standing(with_hand(moving_pair(), "blue", card("sniper")), "blue", keep=(card("sniper"),))
+    first = RULES.resolve(state, {"red": sheet(state, "red", "MOVE red-1 D5", "CONTINUE")}, dice()).state
+    assert first.stage == "command" and first.mover == "red-1" and "curie:C5" in first.passed
+    done = RULES.resolve(first, {"red": sheet(first, "red", "MOVE red-2 G5")}, dice(6)).state
+    assert loc(done, "red-1") == DEAD and loc(done, "red-2") == "curie:G5"
+
+
+def test_the_justice_card_is_played_first_wherever_the_sheet_writes_it():
+    """12.ii: exactly one Justice card at the start of the Command Phase: a JUSTICE line written after
+    other orders is carried out first, and the echo shows it first."""
+    state = position({"red-1": ("juves", "curie:D5"), "blue-1": ("juves", "curie:G5"),
+                      "blue-2": ("juves", "curie:H5")}, cp=6, final=True)
+    sweep = card("iso-cubes")  # two Blockers of the player's choice
+    state = with_hand(state, "red", sweep)
+    orders = sheet(state, "red", "MOVE red-1 D6", f"JUSTICE {sweep} ON blue-1 blue-2")
+    assert orders.canonical().splitlines()[0].startswith(f"JUSTICE {sweep}")
+    done = RULES.resolve(state, {"red": orders}, dice()).state
+    assert loc(done, "blue-1") == loc(done, "blue-2") == "justice" and loc(done, "red-1") == "curie:D6"
+
+
 def test_keep_takes_only_the_cards_with_a_trigger():
     """11.iii, 11.iv: KEEP is for Hazard cards and the Attack cards that answer a shot or a close combat;
     a Command card has no trigger and is refused, naming it."""
