@@ -4,10 +4,17 @@ diagnostics name the line the player wrote."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Callable, Iterator, Sequence
 
 from pbem.core.i18n import Message, msg
 from pbem.core.rules import Diagnostic, Sheet
+
+
+def fold(word: str) -> str:
+    """Upper case without accents: players write "più", "PIU" or "Più" alike (keywords are compared folded)."""
+    decomposed = unicodedata.normalize("NFKD", word.upper())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def strip_comment(raw: str) -> str:

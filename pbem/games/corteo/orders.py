@@ -24,13 +24,12 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
-from pbem.core.orders import order_lines
+from pbem.core.orders import fold as _fold, order_lines
 from pbem.core.rules import Diagnostic
 
 MAX_ITEMS = 120
@@ -197,9 +196,6 @@ class Item:
     raw: Raw
 
 
-def _fold(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.upper())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def _load_keywords() -> dict[str, frozenset[str]]:

@@ -30,13 +30,12 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Catalog, Message, msg
-from pbem.core.orders import order_lines
+from pbem.core.orders import fold as _fold, order_lines
 from pbem.core.rules import Diagnostic
 from pbem.games.seattle.map import MAP
 from pbem.games.seattle.tables import TABLES
@@ -230,10 +229,6 @@ def _load_keywords() -> dict[str, frozenset[str]]:
     return {k: frozenset(_fold(w) for w in v) for k, v in tomllib.loads(text).items()}
 
 
-def _fold(word: str) -> str:
-    """Upper case without accents: "autorità" -> "AUTORITA"."""
-    decomposed = unicodedata.normalize("NFKD", word.upper())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 KEYWORDS = _load_keywords()
