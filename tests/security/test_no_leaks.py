@@ -189,3 +189,85 @@ def test_no_mail_of_a_played_game_shows_another_seats_secret_or_sealed_deploymen
     assert checked["pre-reveal"] >= 20 and checked["json"] >= 6, checked
     assert checked["own-secret"] >= 3 and checked["own-units"] >= 2 and checked["revealed"] >= 4, checked
     assert {r.kind for r in rows} >= {"welcome", "reply", "refusal", "report"} and len(rows) > 30
+
+
+# ------------------------------------------------------------------------- Block Mania: hands and piles
+
+MANIA = {"red": "rita@example.org", "blue": "bruno@example.org", "green": "gina@example.org"}
+
+
+def _mania_secrets(state, seen: dict[str, set[str]]) -> None:  # type: ignore[no-untyped-def]
+    """The texts only one seat may read, in both languages: its hand dealt, the cards it drew or
+    discarded, its first Blockers, the counters its Blockers drew (Block Mania 3, 10.ii, 11.i)."""
+    from pbem.core.i18n import msg
+    from pbem.games.blockmania import RULES
+
+    for log in state.log:
+        for note in log.notes:
+            if note.to is not None:
+                for seat in note.to:
+                    for lang in ("en", "it"):
+                        seen.setdefault(seat, set()).add(RULES.catalog.text(msg(note.key, **dict(note.args)), lang))
+
+
+def test_no_block_mania_mail_shows_another_players_hand_pile_or_shuffle(secure):  # type: ignore[no-untyped-def]
+    """11.i: each player's hand, pile order and draws are his; the counts are public. Three players,
+    commands and a dozen phases of random legal orders; every mail decoded whole: no other seat's secret
+    or reply address, no text addressed to another seat (a hand, a card drawn, the first Blockers), no
+    other seat's hand in a JSON view, and no shuffle's dice before the seed is revealed."""
+    import hashlib
+
+    from pbem.games.blockmania import RULES
+
+    ctx = secure(reply_tokens=True)
+    game_id = games.create(ctx, "blockmania", "Leak walk, Mega-City One",
+                           [games.SeatSpec(s, a, "it" if s == "green" else "en") for s, a in MANIA.items()])
+    secrets = {s: secret_from_welcome(text_of(outbox(ctx, to=a, kind="welcome")[0])) for s, a in MANIA.items()}
+    tokens = {s: reply_to(outbox(ctx, to=a, kind="welcome")[0]) for s, a in MANIA.items()}
+    counter = [0]
+
+    def pick(n: int) -> int:
+        counter[0] += 1
+        return int.from_bytes(hashlib.sha256(f"leak:{counter[0]}".encode()).digest()[:8], "big") % n
+
+    def mail(seat: str, lines: list[str]):  # type: ignore[no-untyped-def]
+        return send(ctx, orders_mail(MANIA[seat], game_id, seat, secrets[seat], lines))
+
+    private: dict[str, set[str]] = {}
+    for seat in MANIA:
+        for line in ("STATUS", "MAP", "ORDERS", "HISTORY", "HISTORY 0", "HELP"):
+            assert mail(seat, [line]).status == "command"
+    for _ in range(14):
+        with ctx.session() as s:
+            state = store.state_of(store.get_game(s, game_id))
+        _mania_secrets(state, private)
+        for seat in RULES.phase(state).awaiting:
+            assert mail(seat, RULES.random_orders(state, seat, pick).splitlines()).status == "orders"
+        for seat in MANIA:
+            assert mail(seat, ["STATUS"]).status == "command"
+    with ctx.session() as s:
+        state = store.state_of(store.get_game(s, game_id))
+        assert not store.get_game(s, game_id).seed_revealed
+    _mania_secrets(state, private)
+    seat_of = {a: s for s, a in MANIA.items()}
+    checked = {"own-private": 0, "json": 0, "sealed": 0}
+    for row in outbox(ctx):
+        (address,) = recipients(row)
+        me = seat_of[address]
+        text, views = _decoded(row.raw)
+        for them in MANIA:
+            if them == me:
+                continue
+            assert not _forms(secrets[them]) & set(re.findall(r"[0-9a-zA-Z-]+", text)), f"{them}'s secret to {me}"
+            assert tokens[them] not in text, f"{them}'s reply address in a mail to {me}"
+            for line in private.get(them, set()) - private.get(me, set()):
+                assert line not in text, f"{them}'s {line!r} in a {row.kind} mail to {me}: {row.subject}"
+        for view in views:
+            checked["json"] += 1
+            for entry in view.get("seats", []):  # type: ignore[union-attr]
+                if entry["name"] != me:
+                    assert not {"hand", "ready", "standing"} & set(entry), (me, entry["name"])
+        assert not re.search(r"shuffle [^\n]*: d\d+ = \d", text), f"a shuffle's dice in a mail to {me}"
+        checked["sealed"] += bool(re.search(r"shuffle [^\n]*: d\d+ = \((sealed|sigillato)", text))
+        checked["own-private"] += any(line in text for line in private.get(me, set()))  # the detector is live
+    assert checked["own-private"] >= 6 and checked["json"] >= 20 and checked["sealed"] >= 3, checked
