@@ -111,12 +111,16 @@ def setup_draw(state: State, dice: Dice) -> State:
         seats.append(Seat(name, blocks[name], pile=tuple(ids[first:])))
     counters: list[Counter] = []
     for pool in ("armoury", "hardware"):
-        types = [c.key for c in ROSTER.pool(pool, players)]
+        # ids numbered before the shuffle, in the roster's order: an id tells nothing of the pool's order
         used: dict[str, int] = {}
-        while types:
-            key = _draw(types, dice, f"shuffle the {pool} pool")
-            used[key] = used.get(key, 0) + 1
-            counters.append(Counter(f"{key}-{used[key]}", key, f"pool:{pool}"))
+        kinds: dict[str, str] = {}
+        for c in ROSTER.pool(pool, players):
+            used[c.key] = used.get(c.key, 0) + 1
+            kinds[f"{c.key}-{used[c.key]}"] = c.key
+        ids = list(kinds)
+        while ids:
+            cid = _draw(ids, dice, f"shuffle the {pool} pool")
+            counters.append(Counter(cid, kinds[cid], f"pool:{pool}"))
     new = replace(state, seats=tuple(seats), blockers=tuple(blockers), counters=tuple(counters),
                   standing=tuple(Standing() for _ in seats), stage="setup", active=0, turn=0)
     board = Board(new)

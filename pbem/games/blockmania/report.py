@@ -119,7 +119,7 @@ def _counter_name(c: Any) -> str:
 def blocker_text(t: Text, b: Mapping[str, Any]) -> str:
     """``red-1 Juves 2-5 [spit-gun, bat-suit] (face down)``: id, type, Strength-Move (1.iii), counters, state."""
     text = f"{b['id']} {b['name']} {b.get('strength') or '?'}-{b.get('move') or '?'}"
-    carried = [_counter_name(c) for c in b.get("carried", ())]
+    carried = [str(c) for c in b.get("carried_ids") or ()] or [_counter_name(c) for c in b.get("carried", ())]
     if carried:
         text += " [" + ", ".join(carried) + "]"
     marks = [t(f"report-mark-{flag.replace('_', '-')}") for flag in ("face_down", "locked", "activated", "set_up")

@@ -40,7 +40,7 @@ def _blocker(b: Blocker, counter_types: dict[str, str]) -> dict[str, Any]:
         numbers = {"name": b.type, "cost": None, "strength": None, "move": None}
     return {"id": b.id, "type": b.type, **numbers, "owner": b.owner, "loc": b.loc, "face_down": b.face_down,
             "activated": b.activated, "set_up": b.set_up, "locked": b.locked, "symbols": list(b.symbols),
-            "carried": [counter_types.get(c, "?") for c in b.carried]}
+            "carried": [counter_types.get(c, "?") for c in b.carried], "carried_ids": list(b.carried)}
 
 
 def _standing(state: State, seat: str) -> dict[str, Any]:

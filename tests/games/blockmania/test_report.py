@@ -158,8 +158,8 @@ def test_the_position_lists_blockers_by_block_and_square(lang: str) -> None:
     state = a_game()
     text = describe(CAT, build_view(state, "blue"), lang)
     assert "Marie Curie Block" in text
-    assert "D4: red-1 Juves 2-5 [spit-gun]" in text
-    assert "D5: blue-1 Citi-Def 3-4 [spit-gun]" in text
+    assert "D4: red-1 Juves 2-5 [spit-gun-1]" in text  # counters by id: WITH, GIVE and DISCARD name them
+    assert "D5: blue-1 Citi-Def 3-4 [spit-gun-2]" in text
     assert ("E3: red-2 Mob 4-3 (face down)" if lang == "en" else "E3: red-2 Mob 4-3 (capovolto)") in text
     assert ("Command Points of red: 7." if lang == "en" else "Punti Comando di red: 7.") in text
 
