@@ -1,7 +1,9 @@
 """Block Mania, a whole three-player game by order mail on a real database, through the Judges'
 Final Phase to the ranking (rulebook 3, 4, 11, 12): the set-up draw deals the blocks and the cards at
 creation; each player places his Blockers in turn (3); each player's turn mails him alone for
-orders; another seat's mail is refused with the reason; an unreachable move is refused naming its
+orders; players who asked (HAZARDS ASK) get a decision phase when a Blocker they could strike with a
+Hazard card has moved (11.iii): one missed (its short deadline passes, no card is played), one
+answered by mail; another seat's mail is refused with the reason; an unreachable move is refused naming its
 line; a missed deadline plays the documented defaults; the Judges come when the Mania deck runs out
 (12.i) and every Final-Phase turn plays a Justice card (12.ii); the game ends with the defeat points
 and the ranking, lowest first (12.iii), mailed with the dice seed; the archive verifies.
@@ -56,6 +58,26 @@ def _secret_lines(state: State, out: dict[str, set[str]]) -> None:
                         out.setdefault(seat, set()).add(RULES.catalog.text(msg(note.key, **dict(note.args)), lang))
 
 
+def _lure(state: State) -> list[str] | None:
+    """A Command sheet moving one of the active player's Blockers through a square where another seat's
+    Hazard card may strike it (11.iii), so that a seat with HAZARDS ASK is asked; None if there is none."""
+    from pbem.games.blockmania import deck, movement
+    from pbem.games.blockmania.board import Board
+
+    active = state.active_seat.name
+    kinds = {deck.face(Board(state), c).square for s in state.seats if s.name != active for c in s.hand
+             if deck.face(Board(state), c).kind.key == "hazard"}
+    for bid in sorted(b.id for b in state.blockers if b.owner == active and ":" in b.loc):
+        board = Board(state)
+        if movement.check_activate(board, bid) is not None:
+            continue
+        movement.activate(board, bid)
+        for path in movement.reachable(board, bid).values():
+            if any(deck.square_is(board, step.to, kind) for step in path for kind in kinds if kind):
+                return ["MOVE " + bid + " " + " ".join(str(step.to) for step in path)]
+    return None
+
+
 def _views(mail) -> list[dict]:  # type: ignore[no-untyped-def]
     return [json.loads(data) for name, data in files_of(mail).items() if name.endswith(".json")]
 
@@ -89,7 +111,7 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
     assert "GIUSTIZIA" in text_of(outbox(ctx, to=ADDRESSES["red"], kind="reply")[-1])
 
     pick = _chooser()
-    refused = missed = asked_template = False
+    refused = missed = asked_template = missed_decision = answered_decision = False
     judges_turns: set[int] = set()
     stages: set[str] = set()
     secret: dict[str, set[str]] = {}
@@ -118,8 +140,32 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
             clock.advance(hours=80)  # the deadline passes: the documented default (nothing but Justice)
             assert turns.resolve_due(ctx) >= 1
             continue
+        if state.stage == "hazards" and not missed_decision:
+            # 11.iii: a decision phase has its own short deadline (12 h here, not the turn's 72 h);
+            # missed, no card is played (the documented default) and the Command Phase goes on.
+            missed_decision = True
+            clock.advance(hours=13)
+            assert turns.resolve_due(ctx) >= 1
+            after = _state(ctx, game_id)
+            assert after.stage != "hazards" or after.mover != state.mover
+            assert sorted(after.seat(awaiting[0]).hand) == sorted(state.seat(awaiting[0]).hand)
+            continue
+        if state.stage == "hazards" and missed_decision and not answered_decision:
+            # the next one is answered by mail: a Hazard card at the Blocker that moved (11.iii)
+            seat = awaiting[0]
+            play = next(f"PLAY {c}" for c in state.seat(seat).hand if RULES.parse_orders(state, seat, f"PLAY {c}").ok)
+            assert send(seat, [play]).status == "orders"
+            answered_decision = True
+            after = _state(ctx, game_id)
+            assert len(after.seat(seat).hand) == len(state.seat(seat).hand) - 1
+            answer = [p for p in after.log if p.phase == "hazards"][-1]
+            assert {"note-hazard-attack", "note-hazard-stop"} & {n.key for n in answer.notes}
+            continue
+        lure = _lure(state) if state.stage == "command" and not answered_decision and not state.final else None
         for seat in awaiting:
-            text = RULES.random_orders(state, seat, pick)
+            text = "\n".join(lure) if lure else RULES.random_orders(state, seat, pick)
+            if state.stage == "setup":  # standing instructions in the set-up sheet: asked for decisions
+                text += "\nHAZARDS ASK" + ("\nDEFENSIVE FIRE ASK" if seat == first else "")
             assert send(seat, text.splitlines()).status == "orders", (state.stage, seat, text)
         clock.advance(minutes=20)
         if not asked_template and state.stage == "combat":
@@ -133,7 +179,7 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
 
     shown = games.show_game(ctx, game_id)
     assert shown["status"] == "finished" and refused and missed and asked_template
-    assert {"setup", "command", "combat"} <= stages
+    assert {"setup", "command", "combat", "hazards"} <= stages and missed_decision and answered_decision
     state = _state(ctx, game_id)
     assert state.final and judges_turns, "the Judges came (12.i) and the Final Phase was played"
     assert state.result is not None
