@@ -20,6 +20,7 @@ from pbem.service.secrets import normalise
 from tests.security.dkimkeys import sign
 from tests.security.support import new_duel, orders_mail, recipients, reply_to, send
 from tests.service.helpers import BLUE, RED, outbox, text_of
+from tests.support.chance import chooser
 from tests.support.players import parse, secret_from_welcome
 
 NORTH, SOUTH = "nora@example.org", "sandro@example.org"
@@ -215,8 +216,6 @@ def test_no_block_mania_mail_shows_another_players_hand_pile_or_shuffle(secure):
     commands and a dozen phases of random legal orders; every mail decoded whole: no other seat's secret
     or reply address, no text addressed to another seat (a hand, a card drawn, the first Blockers), no
     other seat's hand in a JSON view, and no shuffle's dice before the seed is revealed."""
-    import hashlib
-
     from pbem.games.blockmania import RULES
 
     ctx = secure(reply_tokens=True)
@@ -224,12 +223,7 @@ def test_no_block_mania_mail_shows_another_players_hand_pile_or_shuffle(secure):
                            [games.SeatSpec(s, a, "it" if s == "green" else "en") for s, a in MANIA.items()])
     secrets = {s: secret_from_welcome(text_of(outbox(ctx, to=a, kind="welcome")[0])) for s, a in MANIA.items()}
     tokens = {s: reply_to(outbox(ctx, to=a, kind="welcome")[0]) for s, a in MANIA.items()}
-    counter = [0]
-
-    def pick(n: int) -> int:
-        counter[0] += 1
-        return int.from_bytes(hashlib.sha256(f"leak:{counter[0]}".encode()).digest()[:8], "big") % n
-
+    pick = chooser("leak")
     def mail(seat: str, lines: list[str]):  # type: ignore[no-untyped-def]
         return send(ctx, orders_mail(MANIA[seat], game_id, seat, secrets[seat], lines))
 

@@ -3,8 +3,8 @@ Final Phase to the ranking (rulebook 3, 4, 11, 12): the set-up draw deals the bl
 creation; each player places his Blockers in turn (3); each player's turn mails him alone for
 orders; players who asked (HAZARDS ASK) get a decision phase when a Blocker they could strike with a
 Hazard card has moved (11.iii): one missed (its short deadline passes, no card is played), one
-answered by mail; another seat's mail is refused with the reason; an unreachable move is refused naming its
-line; a missed deadline plays the documented defaults; the Judges come when the Mania deck runs out
+answered by mail; another seat's mail is refused with the reason; a move of another player's Blocker
+is refused naming its line; a missed deadline plays the documented defaults; the Judges come when the Mania deck runs out
 (12.i) and every Final-Phase turn plays a Justice card (12.ii); the game ends with the defeat points
 and the ranking, lowest first (12.iii), mailed with the dice seed; the archive verifies.
 
@@ -15,7 +15,6 @@ their values sealed until the seed is revealed) - while each player's own report
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
@@ -25,20 +24,11 @@ from pbem.games.blockmania.state import State
 from pbem.service import archive, games, inbound, store, turns
 from pbem.service.verify import verify_data
 from tests.service.helpers import files_of, outbox, text_of
+from tests.support.chance import chooser
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
 ADDRESSES = {"red": "rosa@example.org", "blue": "bill@example.org", "green": "gwen@example.org"}
 LANGS = {"red": "it", "blue": "en", "green": "en"}
-
-
-def _chooser():  # type: ignore[no-untyped-def]
-    counter = [0]
-
-    def pick(n: int) -> int:
-        counter[0] += 1
-        return int.from_bytes(hashlib.sha256(f"blockmania-mail:{counter[0]}".encode()).digest()[:8], "big") % n
-
-    return pick
 
 
 def _state(ctx, game_id) -> State:  # type: ignore[no-untyped-def]
@@ -110,7 +100,7 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
     assert send("red", ["HELP"]).status == "command"
     assert "GIUSTIZIA" in text_of(outbox(ctx, to=ADDRESSES["red"], kind="reply")[-1])
 
-    pick = _chooser()
+    pick = chooser("blockmania-mail")
     refused = missed = asked_template = missed_decision = answered_decision = False
     judges_turns: set[int] = set()
     stages: set[str] = set()

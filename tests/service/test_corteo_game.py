@@ -8,25 +8,14 @@ the victory level and the verdict of C 14a are mailed with the dice seed; the ar
 
 from __future__ import annotations
 
-import hashlib
-
 from pbem.games.corteo import RULES
 from pbem.service import archive, games, inbound, store, turns
 from pbem.service.verify import verify_data
 from tests.service.helpers import files_of, outbox, text_of
+from tests.support.chance import chooser
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
 ANNA, BEPPE, PIETRO = "anna@example.org", "beppe@example.org", "pietro@example.org"
-
-
-def _chooser():  # type: ignore[no-untyped-def]
-    counter = [0]
-
-    def pick(n: int) -> int:
-        counter[0] += 1
-        return int.from_bytes(hashlib.sha256(f"corteo-mail:{counter[0]}".encode()).digest()[:8], "big") % n
-
-    return pick
 
 
 def test_a_whole_game_by_mail_with_a_team(ctx, clock):  # type: ignore[no-untyped-def]
@@ -66,7 +55,7 @@ def test_a_whole_game_by_mail_with_a_team(ctx, clock):  # type: ignore[no-untype
     assert send(PIETRO, ["MAP ZOC"]).status == "command"
     assert any(n.endswith(".png") for n in files_of(outbox(ctx, to=PIETRO, kind="reply")[-1]))
 
-    pick = _chooser()
+    pick = chooser("corteo-mail")
     missed = False
     for _ in range(80):
         shown = games.show_game(ctx, game_id)

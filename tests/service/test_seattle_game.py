@@ -7,26 +7,15 @@ dice seed; the archive verifies."""
 
 from __future__ import annotations
 
-import hashlib
-
 from pbem.games.seattle import RULES
 from pbem.service import archive, games, inbound, store, turns
 from pbem.service.games import SeatSpec
 from pbem.service.verify import verify_data
 from tests.service.helpers import files_of, outbox, text_of
+from tests.support.chance import chooser
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
 ADDRESSES = {"demonstrators": "dem@example.org", "authorities": "auth@example.org"}
-
-
-def _chooser():  # type: ignore[no-untyped-def]
-    counter = [0]
-
-    def pick(n: int) -> int:
-        counter[0] += 1
-        return int.from_bytes(hashlib.sha256(f"seattle-mail:{counter[0]}".encode()).digest()[:8], "big") % n
-
-    return pick
 
 
 def _state(ctx, game_id):  # type: ignore[no-untyped-def]
@@ -56,7 +45,7 @@ def test_a_whole_game_by_mail(ctx, clock):  # type: ignore[no-untyped-def]
     echo = text_of(outbox(ctx, to=ADDRESSES["demonstrators"], kind="reply")[-1])
     assert "PLACE" in echo and "WESTLAKE" in echo
 
-    pick = _chooser()
+    pick = chooser("seattle-mail")
     seen_phases: set[str] = set()
     refused = missed = False
     for _ in range(200):
