@@ -20,7 +20,8 @@ from pbem.core.storage import DataclassStorage
 from pbem.errors import RulesError, UserError
 from pbem.games.blockmania import flow, play, report, texts
 from pbem.games.blockmania.board import Board
-from pbem.games.blockmania.orders import MAX_ITEMS, ORDER_TYPES, Justice, Pass, parse_text
+from pbem.games.blockmania.deck import justice_due
+from pbem.games.blockmania.orders import MAX_ITEMS, ORDER_TYPES, Justice, Pass, Place, parse_text
 from pbem.games.blockmania.plan import PlanDice, Runner, default_places, fill_justice
 from pbem.games.blockmania.state import CODEC_TYPES, SEAT_NAMES, VERSION, Seat, State
 from pbem.games.blockmania.view import build_view
@@ -87,16 +88,9 @@ class BlockManiaRules(DataclassStorage):
             return Sheet(seat, (Pass(),))
         board = Board(state)
         if state.stage == "setup":
-            from pbem.games.blockmania.orders import Place
-
             return Sheet(seat, tuple(Place(b, str(loc)) for b, loc in default_places(board, seat)) or (Pass(),))
-        if state.stage == "command" and state.final and board.hands.get(seat):
-            from pbem.games.blockmania.deck import justice_due
-
-            if justice_due(board, seat):
-                order = fill_justice(board, seat, Justice(board.hands[seat][0]),
-                                     lambda text: board.ring.loc(*text.split(":", 1)))
-                return Sheet(seat, (order,))
+        if state.stage == "command" and justice_due(board, seat):
+            return Sheet(seat, (fill_justice(board, seat, Justice(board.hands[seat][0])),))
         return Sheet(seat, (Pass(),))
 
     def resolve(self, state: State, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:

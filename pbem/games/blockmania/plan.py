@@ -21,7 +21,7 @@ is movement's ``default_intercept`` (6.iii).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.core.dice import Dice
@@ -292,11 +292,11 @@ class Runner:
         if not self.more:
             self.hazards()
 
-    def apply(self, item: Item | None, order: Order, err: Message | None, do: object) -> bool:
+    def apply(self, item: Item | None, order: Order, err: Message | None, do: Callable[[], object]) -> bool:
+        """Carry out ``do`` if the check found nothing (``err``), else refuse or skip the order."""
         if err is not None:
             self.problem(item, order, err)
             return False
-        assert callable(do)
         do()
         self.done(order)
         return True
@@ -313,7 +313,7 @@ class Runner:
         if order.card == 0:
             self.problem(item, order, msg("err-justice-none"))
             return
-        filled = fill_justice(board, self.seat, order, self.loc)
+        filled = fill_justice(board, self.seat, order)
         square = self.loc(filled.square) if filled.square else None
         err = deck.check_justice(board, self.seat, filled.card, filled.targets, filled.block or None, square)
         if err is not None:
@@ -445,7 +445,8 @@ class Runner:
         if kind == "justice":
             self.problem(item, order, msg("err-play-justice"))
         elif kind == "command":
-            self.hazards() if f.effect.type in ("free-activation",) else None
+            if f.effect.type == "free-activation":
+                self.hazards()  # another Blocker is about to move (11.iii)
             blocker = order.blocker or None
             err = deck.check_command(board, self.seat, order.card, blocker, locs)
             if self.apply(item, canon, err, lambda: deck.play_command(board, self.seat, order.card, self.dice,
@@ -646,7 +647,7 @@ def _first_justice(board: Board, seat: str) -> int:
     return hand[0] if hand else 0
 
 
-def fill_justice(board: Board, seat: str, order: Justice, loc_of: object) -> Justice:
+def fill_justice(board: Board, seat: str, order: Justice) -> Justice:
     """12.ii: the targets, block or square a Justice card needs and the sheet left out: the enemy Blockers
     the card may take, strongest first (then his own); the block with most enemy Blockers; the square
     whose patrol takes most enemy Blockers and fewest of his own."""
