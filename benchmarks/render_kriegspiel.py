@@ -31,7 +31,7 @@ from pbem.games.kriegspiel.render import render_svg
 from pbem.render import cache, raster
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import line, time_it, whole_document  # noqa: E402 (the module beside this script)
+from _timing import first_map, line, time_it, whole_document  # noqa: E402 (the module beside this script)
 
 NORTH_TERRAIN = {
     "mountain": ["C10", "C11", "C12", "C13", "D10", "E10", "G10", "H10", "I10"],
@@ -191,15 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = max(1, args.runs)
     cold_runs = max(3, runs // 2)
 
-    t0 = time.perf_counter()
-    svg_text = render_svg(view)
-    t1 = time.perf_counter()
-    png = raster.svg_to_png(svg_text, 1600)
-    t2 = time.perf_counter()
-    print("first map of this process (cold: static board built and drawn, fonts loaded), 1600 px:")
-    print(f"  render_svg {(t1 - t0) * 1000:.1f} ms + svg_to_png {(t2 - t1) * 1000:.1f} ms"
-          f" = {(t2 - t0) * 1000:.1f} ms   PNG {len(png) / 1024:.0f} KiB")
-    print(f"  ({len(svg_text)} chars, {svg_text.count('<') - svg_text.count('</')} elements)")
+    svg_text = first_map(render_svg, view)
 
     for width in (1600, 800):
         print(f"\n{width} px:")
