@@ -16,16 +16,18 @@ from pbem.games.seattle.tables import TABLES, modified_total
 
 
 def side_total(board: Board, side: str, units: tuple[str, ...], area: str, munitions: tuple[str, ...],
-               enemies: tuple[str, ...], attacking: bool = True
+               enemies: tuple[str, ...], attacking: bool = True, crowds_attacked: frozenset[str] = frozenset()
                ) -> tuple[tuple[tuple[str, int, int], ...], tuple[str, ...], int]:
     """6.2: (unit, factor, doublings) per unit, the halvings, and the modified total.
 
     Doublings per unit: special munitions (Authorities), Angry Feminists (Antagonists), Pointing
-    Fingers (Authorities attacking - not attacked - only Groups in an area that also holds Crowds), escalation
+    Fingers (Authorities attacking - not attacked - Groups in an area that also holds Crowds, when
+    no attack of the phase in that area, ``crowds_attacked``, takes on a Crowd), escalation
     Phase 3 (everyone).  Halvings of the total: a barricade in the area, night."""
     factors = []
     crowds_there = any(board.kind(u) == "crowd" for u in board.at(area, DEM))
-    only_groups = bool(enemies) and all(board.kind(u) == "group" for u in enemies)
+    only_groups = (bool(enemies) and all(board.kind(u) == "group" for u in enemies)
+                   and area not in crowds_attacked)
     for u in units:
         t = board.type(u)
         doublings = 0
@@ -70,15 +72,18 @@ def pick(board: Board, chooser: str, result: str, candidates: list[str], named: 
     return sorted(candidates, key=lambda u: (*key(u), candidates.index(u)))[0]
 
 
-def fight(board: Board, side: str, attack: Attack, dice: Dice) -> Combat:
-    """One combat declared by ``side`` (6.1), played and applied on ``board``."""
+def fight(board: Board, side: str, attack: Attack, dice: Dice, crowds_attacked: frozenset[str] = frozenset()
+          ) -> Combat:
+    """One combat declared by ``side`` (6.1), played and applied on ``board``; ``crowds_attacked``:
+    the areas where an attack of the same phase takes on a Crowd (event 45-46)."""
     area = board.loc[attack.attackers[0]]
     enemy = other(side)
     defence_munitions: tuple[str, ...] = ()
     if (enemy == AUTH and board.state.standing_auth.munitions_in_defence
             and TABLES.escalation_phase(board.escalation).special_munitions and not board.in_force("lost-the-key")):
         defence_munitions = attack.defenders
-    a_factors, a_halves, a_total = side_total(board, side, attack.attackers, area, attack.munitions, attack.defenders)
+    a_factors, a_halves, a_total = side_total(board, side, attack.attackers, area, attack.munitions, attack.defenders,
+                                              crowds_attacked=crowds_attacked)
     d_factors, d_halves, d_total = side_total(board, enemy, attack.defenders, area, defence_munitions,
                                               attack.attackers, attacking=False)
     x_as_a = TABLES.escalation_phase(board.escalation).x_as_a

@@ -110,6 +110,8 @@ def begin_turn(state: State, dice: Dice) -> State:
         assert ev.dice is not None
         amount = -(-ev.dice.value(lambda: dice.roll(TABLES.die, "random reinforcements: 1d6, halved")) // 2)
     elif ev.key == "folk-festival":
+        # "Tutte le unità dei Progressisti": those on the map, in the pile, and those away for
+        # the night (already in AWAY: they stay there until the next day's morning).
         for u in board.units(DEM):
             if board.types[u] == ev.faction:
                 if board.on_map(u):
@@ -141,11 +143,15 @@ def begin_turn(state: State, dice: Dice) -> State:
         t = track_turn(loc)
         if t is not None and t <= turn:
             board.put(u, RESERVE, "arrive")
-    # 7.1: the morning brings back the Crowds of the night (and the folk festival's).
+    # 7.1: the morning brings back the Crowds of the night (and the folk festival's).  Event 24:
+    # the Progressives "riappariranno solo nel turno di gioco della mattina del giorno
+    # successivo": rolled this morning, they wait for tomorrow's, not this one's.
     if morning:
-        arrivals += [u for u in board.units(DEM, AWAY)]
+        festival = ev.faction if ev.key == "folk-festival" else None
+        arrivals += [u for u in board.units(DEM, AWAY) if board.types[u] != festival]
         for u in board.units(DEM, FESTIVAL):
-            board.put(u, PILE, "festival-over")
+            if board.types[u] != festival:
+                board.put(u, PILE, "festival-over")
 
     # 4.21: the table, each side by its own index.
     dem_band = TABLES.reinforcement(board.vis[DEM])
@@ -251,9 +257,13 @@ def play(state: State, sheets: dict[str, tuple[Order, ...]], dice: Dice) -> Stat
                     board.barricades.add(area)
                     built.add(area)
     if stage.endswith("-combat"):
-        for o in planner.orders:
-            if isinstance(o, Attack):
-                fight(board, side, o, dice)
+        attacks = [o for o in planner.orders if isinstance(o, Attack)]
+        # Event 45-46: the bonus is lost in every area where the sheet attacks a Crowd ("non può
+        # attaccare nessuna unità Folla in queste aree").
+        crowds_attacked = frozenset(board.loc[o.attackers[0]] for o in attacks
+                                    if any(board.kind(u) == "crowd" for u in o.defenders))
+        for o in attacks:
+            fight(board, side, o, dice, crowds_attacked)
         clear_barricades(board)
         board.engaged.clear()
     return after(board, stage, dice)
@@ -303,7 +313,14 @@ def after(board: Board, stage: str, dice: Dice, **changes: object) -> State:
     keep = stage not in PLAYER_STAGES and stage != "reinforcements"
     state = board.frozen(stage, keep, stage=nxt, **changes)
     while nxt in PLAYER_STAGES and not has_work(Board(state), nxt):
-        log = state.log[:-1] + (replace(state.log[-1], notes=state.log[-1].notes + (("note-passed", nxt),)),)
+        notes: tuple[tuple[str, str], ...] = (("note-passed", nxt),)
+        if nxt.endswith("-combat"):
+            # 7.2: "alla fine di ogni fase di combattimento": a phase passed over ends too.
+            board = Board(state)
+            clear_barricades(board)
+            state = replace(state, barricades=tuple(sorted(board.barricades)))
+            notes += tuple(board.notes)
+        log = state.log[:-1] + (replace(state.log[-1], notes=state.log[-1].notes + notes),)
         nxt = next_stage(nxt)
         state = replace(state, stage=nxt, log=log)
     return state

@@ -227,3 +227,19 @@ def test_pointing_fingers_helps_the_authorities_only_when_they_attack():
     state = position({"AN1": AREA, "OL1": AREA, "SPD1": AREA}, stage="demonstrator-combat", event="pointing-fingers")
     new = resolve(state, {"demonstrators": "ATTACK AN1 ON SPD1"}, [1, 1])
     assert new.log[0].combats[0].defence.factors == (("SPD1", 4, 0),)
+
+
+def test_pointing_fingers_is_lost_in_an_area_where_a_crowd_is_attacked():
+    """Event 45-46: "(Se vuole mantenere questo vantaggio non può attaccare nessuna unità Folla
+    in queste aree ...)": the bonus belongs to the area, not to one attack. A Crowd attacked in
+    Westlake by SPD2 costs SPD1 its doubling there; in the Sheraton, where no Crowd is attacked,
+    SPD3 keeps it."""
+    where = {"SPD1": AREA, "SPD2": AREA, "AN1": AREA, "OL1": AREA, "SPD3": "sheraton", "AN2": "sheraton",
+             "OL2": "sheraton"}
+    state = position(where, turn=2, stage="authority-combat", escalation=2, event="pointing-fingers")
+    new = resolve(state, {"authorities": "ATTACK SPD1 ON AN1\nATTACK SPD2 ON OL1\nATTACK SPD3 ON AN2"},
+                  [1, 1, 1, 1, 1, 1])
+    first, second, third = new.log[0].combats
+    assert first.attack.factors == (("SPD1", 4, 0),) and first.attack.total == 4
+    assert second.attack.factors == (("SPD2", 4, 0),)
+    assert third.attack.factors == (("SPD3", 4, 1),) and third.attack.total == 8

@@ -124,3 +124,20 @@ def test_a_unit_named_by_kind_is_one_that_can_get_there():
     state = position({"AN1": "seattle-center", "AT1": "sheraton"})  # AN1 is 4 lines away
     assert orders(state, "demonstrators", "MOVE GROUP convention-center").canonical() == \
         "MOVE AT1 CONVENTION-CENTER"
+
+
+def test_a_barricade_goes_after_a_combat_phase_passed_over():
+    """7.2: "Se alla fine di ogni fase di combattimento nell'area nella quale si trova il
+    segnalino Barricata non sono presenti unità dei Manifestanti il segnalino viene rimosso":
+    every combat phase, also one passed over because nobody can fight."""
+    state = position({"AN1": "westlake", "SPD1": "kingdome"}, turn=2, escalation=2, barricades=("westlake",),
+                     vis_auth=10)
+    new = resolve(state, {"demonstrators": "MOVE AN1 sheraton"}, [])
+    assert new.stage == "authority-movement"
+    notes = new.log[-1].notes
+    assert ("note-passed", "authority-reaction") in notes and ("note-passed", "demonstrator-combat") in notes
+    assert new.barricades == ()
+    assert ("note-barricade-gone", "westlake") in notes
+    # With a Demonstrator still there, the barricade stays through the phase passed over.
+    kept = resolve(state, {"demonstrators": "PASS"}, [])
+    assert kept.stage == "authority-movement" and kept.barricades == ("westlake",)

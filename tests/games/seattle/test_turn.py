@@ -252,3 +252,25 @@ def test_a_group_removed_by_the_table_cannot_be_chosen_back_in_the_same_phase():
     sheet = orders(state, "demonstrators", "PASS")
     assert "CHOOSE AN4" not in sheet.canonical()
     assert RULES.parse_orders(state, "demonstrators", sheet.canonical()).orders == sheet.orders
+
+
+def test_folk_festival_in_a_morning_waits_for_the_next_day():
+    """Event 24: the Progressives "vanno rimosse dal gioco e riappariranno solo nel turno di
+    gioco della mattina del giorno successivo". Rolled in a morning turn, this morning's return
+    (7.1) does not bring them back: all of them - on the map, in the pile, away for the night -
+    wait for the next day's morning, while the other Crowds of the night come back now."""
+    where = {"PR1": "westlake", "PR2": AWAY, "OL1": AWAY}
+    night = position(where, turn=4, stage="random-event", vis_dem=0, vis_auth=30)
+    # Event 24; Groups 2d6 = 1+1: AN1, AN2; one Crowd drawn: the first left in the pile.
+    morning = resolve_server(night, [2, 4, 1, 1, 1, 1, 1])
+    assert morning.turn == 5 and morning.event.key == "folk-festival"
+    assert loc(morning, "PR1") == AWAY and loc(morning, "PR2") == AWAY and loc(morning, "PR3") == FESTIVAL
+    arrivals = morning.pending.arrivals
+    assert "OL1" in arrivals and not any(u.startswith("PR") for u in arrivals)
+    assert arrivals[-1] == "OL2"  # the drawn Crowd: no Progressive is in the pile
+    # Midday of the same day: still away.
+    midday = resolve_server(replace(morning, stage="random-event"), [6, 5, 1, 1, 1, 1, 1])
+    assert midday.turn == 6 and loc(midday, "PR1") == AWAY and loc(midday, "PR3") == FESTIVAL
+    # The next day's morning (turn 9): back as arrivals, the others back in the pile.
+    next_day = resolve_server(replace(morning, turn=8, stage="random-event"), [6, 5, 1, 1, 1, 1, 1])
+    assert {"PR1", "PR2"} <= set(next_day.pending.arrivals) and loc(next_day, "PR3") == PILE
