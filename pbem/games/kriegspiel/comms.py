@@ -2,7 +2,9 @@
 
 Decisions (see docs/games/kriegspiel.md):
 - An intact arsenal radiates 8 rays, unbounded until the board edge, a mountain, or an
-  enemy unit other than an enemy relay.  Passes let rays through.
+  enemy unit other than an enemy relay.  Passes let rays through.  An intact enemy
+  arsenal is an enemy unit ("UNITA'": "2 arsenali") and stops a line ("bloccate ... da
+  ogni unità nemica"); a destroyed one is gone and does not.
 - Forts do not propagate lines: a ray reaches a fort square (a unit there is on the
   line) and stops there; a relay standing in a fort does not re-radiate.
 - A relay re-radiates 8 rays only when it stands on a square crossed by an *arsenal's*
@@ -46,9 +48,11 @@ def _cast(board: Board, src: int, blockers: set[int] | frozenset[int],
 
 
 def compute_network(side: str, units_at: Mapping[int, Unit], arsenals: Iterable[int],
-                    board: Board = BOARD) -> Network:
-    """The network of ``side`` given the units on the board and its intact arsenals."""
+                    board: Board = BOARD, enemy_arsenals: Iterable[int] = ()) -> Network:
+    """The network of ``side`` given the units on the board, its intact arsenals and the
+    enemy's intact arsenals (which stop its lines like any enemy unit but a relay)."""
     blockers = {sq for sq, u in units_at.items() if u.side != side and not UNITS[u.kind].relay}
+    blockers.update(enemy_arsenals)
     covered: set[int] = set()
     lines: list[tuple[int, int]] = []
     sources = sorted(arsenals)

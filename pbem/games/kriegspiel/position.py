@@ -25,7 +25,8 @@ class Position:
         net = self._nets.get(side)
         if net is None:
             intact = [sq for sq, a in self.arsenals.items() if a.side == side and not a.destroyed]
-            net = compute_network(side, self.at, intact)
+            enemy = [sq for sq, a in self.arsenals.items() if a.side != side and not a.destroyed]
+            net = compute_network(side, self.at, intact, enemy_arsenals=enemy)
             self._nets[side] = net
         return net
 

@@ -111,3 +111,18 @@ def test_connection_is_checked_at_the_moment_of_each_move():
     assert "err-cut-off" in keys(sheet(state, "MOVE I2 J1\nMOVE H2 I3"))
     after = play(state, "MOVE H2 I3")
     assert connected(after, "I2")
+
+
+def test_an_intact_enemy_arsenal_stops_a_line():
+    # Rulebook, "UNITA'": each army "e' composta da: - 2 arsenali; ..."; "Arsenali & Staffette":
+    # "Le linee di comunicazione sono bloccate dalle montagne e da ogni unità nemica".
+    # The relay T8 (on D8's column) relays West along row T: T7 T6 T5 T4, then South's
+    # arsenal T3 stops the line, so T2 and T1 are not on it and the infantry in T1 is cut off.
+    state = position(north="RELAY T8\nINFANTRY T1\nINFANTRY A1")
+    lines = covered(state, "north")
+    assert {"T7", "T4"} <= lines and not {"T3", "T2", "T1"} & lines
+    assert not connected(state, "T1")
+    assert "err-cut-off" in keys(sheet(state, "MOVE T1 S1"))
+    # Destroyed, the arsenal is gone: the line runs on to the edge.
+    open_ = position(north="RELAY T8\nINFANTRY T1\nINFANTRY A1", destroyed=["T3"])
+    assert {"T2", "T1"} <= covered(open_, "north") and connected(open_, "T1")
