@@ -20,6 +20,13 @@ def blocks() -> Blocks:
     return load_blocks()
 
 
+@cache
+def key(loc: Loc) -> str:
+    """A square's name as the state keys it (``curie:D6``), written once per square: a move's search
+    asks about the same squares thousands of times, and only what is shown needs its name."""
+    return str(loc)
+
+
 def parse_loc(text: str) -> Loc | None:
     """``curie:D6`` -> a Loc; None for a box or a bad name."""
     if ":" not in text:
@@ -124,7 +131,7 @@ class Board:
         return parse_loc(self.blockers[bid].loc)
 
     def at(self, loc: Loc) -> list[str]:
-        return list(self.blockers.by_loc().get(str(loc), ()))
+        return list(self.blockers.by_loc().get(key(loc), ()))
 
     def on_map(self, owner: str | None = None) -> list[str]:
         return [b for b, x in self.blockers.items() if parse_loc(x.loc) is not None
@@ -166,15 +173,15 @@ class Board:
         return self.ring.square(loc)
 
     def damage(self, loc: Loc) -> SquareState:
-        key = str(loc)
-        found = self.squares.get(key)
-        return found if found is not None else SquareState(key)
+        name = key(loc)
+        found = self.squares.get(name)
+        return found if found is not None else SquareState(name)
 
     def set_square(self, loc: Loc, **changes: object) -> None:
-        self.squares[str(loc)] = replace(self.damage(loc), **changes)  # type: ignore[arg-type]
+        self.squares[key(loc)] = replace(self.damage(loc), **changes)  # type: ignore[arg-type]
 
     def collapsed(self, loc: Loc) -> bool:
-        found = self.squares.get(str(loc))
+        found = self.squares.get(key(loc))
         return (found is not None and found.collapsed) or loc.block in self.fallen
 
     def note(self, key: str, to: tuple[str, ...] | None = None, **args: object) -> None:
@@ -193,4 +200,4 @@ class Board:
         return replace(new, **changes)  # type: ignore[arg-type]
 
 
-__all__ = ["Board", "CardEffect", "Moving", "blocks", "parse_loc", "Counter"]
+__all__ = ["Board", "CardEffect", "Moving", "blocks", "key", "parse_loc", "Counter"]

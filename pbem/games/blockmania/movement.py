@@ -49,7 +49,7 @@ from typing import Callable, Iterable
 from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
 from pbem.games.blockmania.blocks import Loc
-from pbem.games.blockmania.board import Board
+from pbem.games.blockmania.board import Board, key
 from pbem.games.blockmania.roster import ROSTER, can_fly, climbs, may_keep
 
 #: (board, moving Blocker, square passed, enemies there) -> whether they stop the lift (6.iii)
@@ -163,7 +163,7 @@ def roll_command_points(board: Board, dice: Dice) -> int:
 
 
 def _free_address(board: Board, loc: Loc) -> bool:
-    return not board.collapsed(loc) and not board.at(loc) and str(loc) not in board.judges
+    return not board.collapsed(loc) and not board.at(loc) and key(loc) not in board.judges
 
 
 def check_new_blocker(board: Board, seat: str) -> Message | None:
@@ -331,7 +331,7 @@ def _entry(board: Board, bid: str, to: Loc, kind: str) -> tuple[Message | None, 
     met: close combat in the next Combat Phase)."""
     if to.block in board.fallen:
         return msg("err-fallen", square=to), False
-    if str(to) in board.judges:
+    if key(to) in board.judges:
         return msg("err-judges", square=to), False
     others = _occupants(board, to, bid)
     if not others:
@@ -709,10 +709,16 @@ def reachable(board: Board, bid: str, points: int | None = None) -> dict[Loc, tu
     if _flier(board, bid) and budget >= 1:
         takeoffs = [(paths[loc], best[loc]) for loc in paths
                     if board.square(loc).kind.takeoff or board.square(loc).is_open]
+        # 6.ix: where a flier may go depends only on the maps it takes off from; the cheapest takeoff
+        # of those maps settles every target (each one is taken or refused for reasons of its own),
+        # so the dearer takeoffs of the same maps are not looked at again
+        flown: set[tuple[str, ...]] = set()
         for path, cost in sorted(takeoffs, key=lambda pc: pc[1]):
             frm = path[-1].to if path else start
-            if cost >= budget:
+            maps = board.ring.maps_of(frm)
+            if cost >= budget or maps in flown:
                 continue
+            flown.add(maps)
             for t in flight_targets(board, bid, frm):
                 if t in paths or _entry(board, bid, t, "fly")[0] is not None:
                     continue
