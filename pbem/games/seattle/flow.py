@@ -127,8 +127,6 @@ def begin_turn(state: State, dice: Dice) -> State:
             t = track_turn(loc)
             if t is not None:
                 board.loc[u] = track(max(turn, t + ev.arrival_delay))
-    elif ev.key == "attrition":
-        attrition = any(board.kind(u) == "crowd" for u in board.map_units(DEM))
     elif ev.key == "bureaucracy":
         bureaucracy = any(board.type(u).key == "spd" and board.loc[u] not in (OUT, DESK) for u in board.units(AUTH))
     if ev.visibility_authorities:
@@ -152,6 +150,11 @@ def begin_turn(state: State, dice: Dice) -> State:
         for u in board.units(DEM, FESTIVAL):
             if board.types[u] != festival:
                 board.put(u, PILE, "festival-over")
+
+    # Event 51-53: "una unità Folla a sua scelta" - on the map, or back from the night this
+    # morning (every Crowd in play is off the map until this phase places it).
+    if ev.key == "attrition":
+        attrition = any(board.kind(u) == "crowd" for u in board.map_units(DEM) + arrivals)
 
     # 4.21: the table, each side by its own index.
     dem_band = TABLES.reinforcement(board.vis[DEM])

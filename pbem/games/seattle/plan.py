@@ -327,8 +327,11 @@ class Planner:
         self.orders.append(Remove(unit))
 
     def attrition_candidates(self) -> list[str]:
+        """Event 51-53: a Crowd on the map, or one back from the night (7.1) still to be placed;
+        not one the table has just drawn (declining it would cost nothing)."""
         b = self.board
         units = [u for u in b.map_units(DEM) if b.kind(u) == "crowd" and u not in self.used]
+        units += [u for u in self.arrivals if b.kind(u) == "crowd" and b.loc[u] == AWAY]
         return sorted(units, key=lambda u: (_exposure(b.loc[u]), u))
 
     def _attrition(self, item: Item) -> None:
@@ -343,6 +346,8 @@ class Planner:
     def do_attrition(self, unit: str) -> None:
         self.attrition = True
         self.used.add(unit)
+        if unit in self.arrivals:
+            self.arrivals.remove(unit)
         self.board.put(unit, PILE, "attrition")
         self.orders.append(Attrition(unit))
 

@@ -274,3 +274,20 @@ def test_folk_festival_in_a_morning_waits_for_the_next_day():
     # The next day's morning (turn 9): back as arrivals, the others back in the pile.
     next_day = resolve_server(replace(morning, turn=8, stage="random-event"), [6, 5, 1, 1, 1, 1, 1])
     assert {"PR1", "PR2"} <= set(next_day.pending.arrivals) and loc(next_day, "PR3") == PILE
+
+
+def test_attrition_in_a_morning_takes_a_crowd_back_from_the_night():
+    """Event 51-53: "Il giocatore Manifestanti deve rimuovere una unità Folla a sua scelta".
+    In a morning every Crowd in play is off the map, back from the night as an arrival (7.1):
+    the event is not lost for want of a Crowd on the map; one of those coming back goes home
+    (to its pile, without a penalty), though not one the table has just drawn."""
+    night = position({"OL1": AWAY, "OL2": AWAY}, turn=4, stage="random-event", vis_dem=0, vis_auth=30)
+    morning = resolve_server(night, [5, 1, 1, 1, 1, 1, 1])  # event 51; AN1, AN2; a Crowd drawn: OL3
+    assert morning.pending.attrition and morning.pending.arrivals[-1] == "OL3"
+    assert "err-unit-not-here" in errors(morning, "demonstrators", "ATTRITION OL3")
+    new = resolve(morning, {"demonstrators": "ATTRITION OL2", "authorities": "PASS"}, [])
+    assert loc(new, "OL2") == PILE and loc(new, "OL1") != AWAY and loc(new, "OL3") != PILE
+    assert new.vis_dem == 0
+    # Left out of the sheet, the default sends home one of the Crowds back from the night.
+    default = resolve(morning, {"demonstrators": "PASS", "authorities": "PASS"}, [])
+    assert loc(default, "OL1") == PILE and loc(default, "OL2") not in (AWAY, PILE)
