@@ -94,7 +94,12 @@ class Blockers(dict[str, Blocker]):
 
 
 class Board:
-    """The position being played."""
+    """The position being played.
+
+    Everything that changes while it is played (Blockers, counters, squares, fallen blocks, Judges,
+    Command Points, piles, cards, ``final``, the moving Blocker) lives in the Board's own fields,
+    copied from ``state`` once: the rule modules read those, never ``state``'s copy, which stays as
+    the phase began (the Judges come in the middle of an End Phase, 12.i)."""
 
     def __init__(self, state: State) -> None:
         self.state = state

@@ -172,7 +172,7 @@ def check_new_blocker(board: Board, seat: str) -> Message | None:
     cost = ROSTER.rules.new_blocker_cost
     if seat != board.state.active_seat.name:
         return msg("err-not-your-turn", seat=seat)
-    if board.state.final:
+    if board.final:  # the working copy: the Judges may have come on this very board (deck.draw)
         return msg("err-final-no-new")
     block = board.state.seat(seat).block
     if block in board.fallen:

@@ -258,6 +258,21 @@ def test_last_mania_card_brings_the_judges():
     assert D.face(b, card("block-pride")).key == "judges-patrol"
 
 
+def test_the_final_phase_has_one_source_new_blockers_refused_on_the_board_that_drew():
+    """12.i: "Se il giocatore pesca l'ultima carta del mazzo, inizia la Fase Finale" and from then "i
+    giocatori non possono più mettere in campo nuovi Blocker": the board on which the last card was drawn
+    refuses a new Blocker at once (it used to ask the state the phase began with), as does its frozen
+    state, and the card rules read the same flag."""
+    b = holding(board_of({"red-1": ("juves", PILE)}, piles={"red": ("red-1",)}), "red", "block-rally")
+    assert mv.check_new_blocker(b, "red") is None
+    b.deck, b.discards = [card("sniper")], [card("duck")]
+    D.draw(b, "red", dice(1, 1))
+    assert b.final and not b.state.final  # the state is the phase's start; the board is the truth
+    assert key(mv.check_new_blocker(b, "red")) == "err-final-no-new"
+    assert key(D.check_command(b, "red", card("block-rally"))) == "err-card-final"
+    assert key(mv.check_new_blocker(Board(b.frozen()), "red")) == "err-final-no-new"
+
+
 def test_mega_mega_mania_makes_a_second_mania_deck_first():
     """Mega Mega-Mania: with five players the last Mania card makes a deck of 12 from the discards."""
     b = board_of(players=4)
