@@ -93,6 +93,7 @@ class Board:
     def __init__(self, state: State) -> None:
         self.state = state
         self._by_loc: dict[str, list[str]] | None = None
+        self._present: dict[str, list[str]] | None = None
         self._zoc: dict[str, frozenset[Hex]] = {}
         self._enemy_zoc: dict[str, frozenset[Hex]] = {}
         self.units: dict[str, Unit] = _Units({u.id: u for u in state.units}, self)
@@ -109,6 +110,7 @@ class Board:
 
     def _changed(self) -> None:
         self._by_loc = None
+        self._present = None
         self._zoc.clear()
         self._enemy_zoc.clear()
 
@@ -245,10 +247,23 @@ class Board:
         return h is not None and h in self.enemy_zoc(self.side(uid))
 
     # -- stacking (9) -------------------------------------------------------------------------------
+    def present(self, h: Hex, side: str) -> list[str]:
+        """The units of ``side`` standing on ``h``, C 13d units waiting there included: out of the
+        game, they still hold their place in the stack ("rimangono negli esa-caserma che occupano")."""
+        if self._present is None:
+            self._present = {}
+            for u, x in self.units.items():
+                self._present.setdefault(x.loc, []).append(u)
+        return [u for u in self._present.get(label_of(h), []) if self.side(u) == side]
+
     def stack_ok(self, uid: str, h: Hex, leaving: frozenset[str] = frozenset()) -> bool:
-        """Two units of a side per hex; blindati never stack except in barracks (9)."""
-        here = [u for u in self.at(h, self.side(uid)) if u != uid and u not in leaving]
+        """Two units of a side per hex; blindati never stack except in barracks (9); forestieri and
+        Finanza waiting where they were placed stand alone or among themselves (13d)."""
+        here = [u for u in self.present(h, self.side(uid)) if u != uid and u not in leaving]
         if len(here) >= TABLES.rules.stack_limit:
+            return False
+        mine = self.counter(uid).set
+        if any(self.counter(u).set != mine and (self.units[u].waiting or self.units[uid].waiting) for u in here):
             return False
         if here and self.terrain(h) != "caserma":
             kinds = {self.type(u).kind for u in here} | {self.type(uid).kind}

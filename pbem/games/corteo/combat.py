@@ -72,17 +72,23 @@ def can_fight(board: Board, attacker: list[str], defender: list[str]) -> bool:
 # -- strength (8a, 8c, 10a) ---------------------------------------------------------------------------
 
 
-def _slope(board: Board, mine: Hex, theirs: Hex, attacking: bool) -> Fraction:
-    """8c: attacking downhill doubles the attacker; defending uphill doubles the defender."""
-    if distance(mine, theirs) != 1:
-        return Fraction(1)
+def _above(mine: Hex, theirs: Hex) -> bool | None:
+    """Whether ``mine`` is higher than the adjacent ``theirs`` (a slope between them), lower
+    (False), or level (None)."""
     if city().slope_effect(theirs, mine) == "salita" or city().slope_effect(mine, theirs) == "discesa":
-        higher = True  # coming from ``theirs`` to ``mine`` goes up: ``mine`` is above
-    elif city().slope_effect(theirs, mine) == "discesa" or city().slope_effect(mine, theirs) == "salita":
-        higher = False
-    else:
-        return Fraction(1)
-    if not higher:
+        return True  # coming from ``theirs`` to ``mine`` goes up: ``mine`` is above
+    if city().slope_effect(theirs, mine) == "discesa" or city().slope_effect(mine, theirs) == "salita":
+        return False
+    return None
+
+
+def _slope(mine: Hex, theirs: list[Hex], attacking: bool) -> Fraction:
+    """8c: "l'unità che attacca un'altra in salita (più in alto) ha potenza normale; l'altra si
+    difende a potenza doppia. L'unità che attacca un'altra in discesa (più in basso) ha potenza
+    doppia": a unit above every enemy hex it is in contact with doubles (the defender when every
+    attacker comes uphill, an attacker that strikes downhill), however many they are."""
+    contact = [t for t in theirs if distance(mine, t) == 1]
+    if not contact or not all(_above(mine, t) for t in contact):
         return Fraction(1)
     return TABLES.slope.attacker_downhill if attacking else TABLES.slope.defender_uphill
 
@@ -104,8 +110,7 @@ def strength(board: Board, units: list[str], opponents: list[str], attacking: bo
             value += bonus
             words.append(f"+{bonus} Head")
         factor = TABLES.hex(board.terrain(h).replace("_", "-")).factor(board.side(u))
-        if len(their) == 1:
-            factor *= _slope(board, h, their[0], attacking)
+        factor *= _slope(h, their, attacking)
         if factor != 1:
             value *= factor
             words.append(f"x{factor}")
@@ -122,25 +127,35 @@ def _num(value: Fraction) -> str:
 # -- retreats and panic (8d-8h) ------------------------------------------------------------------------
 
 
-def retreat_options(board: Board, uid: str, avoid: frozenset[Hex] = frozenset()) -> list[Hex]:
-    """Hexes ``uid`` may retreat into (8d): adjacent and open, not forbidden, not in the enemy's
-    ZOC, not over the stacking limit; through a full friendly stack to the hex beyond (9)."""
+def retreat_paths(board: Board, uid: str, avoid: frozenset[Hex] = frozenset()) -> dict[Hex, tuple[Hex, ...]]:
+    """Where ``uid`` may retreat (8d), each with the hexes it passes: an adjacent hex, not
+    forbidden, not in the enemy's ZOC, within the stacking limit; 9: "Unità in ritirata possono
+    passare, senza fermarsi, in esa occupati da unità cumulate: ... devono proseguire la ritirata
+    finché non occupano un esa libero o non si cumulano con un'altra unità" - through as many full
+    friendly stacks as it meets, each one also out of the enemy's ZOC."""
     h = board.hex(uid)
     if h is None:
-        return []
+        return {}
     zoc = board.enemy_zoc(board.side(uid))
-    out: list[Hex] = []
-    for n in open_neighbours(h):
-        if n in avoid or board.may_enter(uid, n) is not None or n in zoc:
-            continue
-        if board.stack_ok(uid, n):
-            out.append(n)
-            continue
-        for m in open_neighbours(n):  # 9: through a full stack, on to a free hex
-            if m != h and m not in out and m not in avoid and board.may_enter(uid, m) is None and m not in zoc \
-                    and board.stack_ok(uid, m):
-                out.append(m)
+    out: dict[Hex, tuple[Hex, ...]] = {}
+    seen = {h}
+    todo: list[tuple[Hex, ...]] = [(h,)]
+    while todo:
+        path = todo.pop(0)
+        for n in open_neighbours(path[-1]):
+            if n in seen or n in avoid or board.may_enter(uid, n) is not None or n in zoc:
+                continue
+            seen.add(n)
+            if board.stack_ok(uid, n):
+                out.setdefault(n, path + (n,))
+            elif board.present(n, board.side(uid)):
+                todo.append(path + (n,))  # a full stack: on through it
     return out
+
+
+def retreat_options(board: Board, uid: str, avoid: frozenset[Hex] = frozenset()) -> list[Hex]:
+    """The hexes ``uid`` may end a retreat in (8d, 9): see `retreat_paths`."""
+    return list(retreat_paths(board, uid, avoid))
 
 
 def off_map_edge(board: Board, uid: str) -> tuple[str, int] | None:
@@ -199,7 +214,7 @@ def barracks_choice(board: Board, uid: str) -> Hex | None:
     room = [c for c in city().caserme]
 
     def free(x: Hex) -> bool:
-        return len([u for u in board.at(x, POTERE) if u != uid]) < TABLES.rules.stack_limit
+        return len([u for u in board.present(x, POTERE) if u != uid]) < TABLES.rules.stack_limit
 
     for number in board.state.standing(CORTEO).barracks:
         for c in room:
@@ -231,7 +246,8 @@ def retreat(board: Board, uid: str, chooser: str, arrested: list[str], panicked:
     if h is None:
         return None
     side = board.side(uid)
-    options = retreat_options(board, uid)
+    paths = retreat_paths(board, uid)
+    options = list(paths)
     if not options:
         edge = off_map_edge(board, uid) if side == CORTEO else None
         if edge is not None:
@@ -245,7 +261,7 @@ def retreat(board: Board, uid: str, chooser: str, arrested: list[str], panicked:
             panicked.append(uid)
         return h
     target = own_retreat(board, uid, options) if chooser == side else panic_choice(board, uid, options)
-    board.set_loc(uid, target.label, "retreat" if chooser == side else "panic", (h.label, target.label))
+    board.set_loc(uid, target.label, "retreat" if chooser == side else "panic", tuple(x.label for x in paths[target]))
     if board.type(uid).kind == "piantoni":  # 6b: free off its objective, bound again on one
         board.units[uid] = replace(board.units[uid], presidio=board.terrain(target) == "obiettivo")
     return h

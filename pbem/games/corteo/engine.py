@@ -122,10 +122,10 @@ class CorteoRules(DataclassStorage):
         r = state.result
         if r is None:
             return None
-        if r.level == "draw":
+        winner = NUMBERS.winner(r.level)
+        if winner is None:
             return Outcome("draw", (), r.level, msg("outcome", level=msg(f"victory-{r.level}"), final=r.final,
                                                       corteo=r.corteo, potere=r.potere))
-        winner = "corteo" if r.level.startswith("corteo") else "potere"
         return Outcome("win", (winner,), r.level, msg("outcome", level=msg(f"victory-{r.level}"), final=r.final,
                                                         corteo=r.corteo, potere=r.potere))
 

@@ -275,7 +275,7 @@ class Planner:
             if u.loc == RESERVE and kind == "finanza":
                 if not (self.state.has("national") and self.state.hand >= 4):
                     return msg("err-finanza")
-                if any(b.type(x).kind != "finanza" for x in b.at(h, POTERE)):
+                if any(b.type(x).kind != "finanza" for x in b.present(h, POTERE)):
                     return msg("err-finanza-alone", hex=h.label)  # 13d: "non possono cumularsi con altre"
             elif u.loc == RESERVE:
                 due = reinforcement_due(self.state)
@@ -290,6 +290,9 @@ class Planner:
                         return msg("err-reinforcement-type", kind=msg(f"unit-{kind}"))
             if h not in city().caserma_hexes:
                 return msg("err-setup-caserma", hex=h.label)
+            if kind != "finanza" and any(b.type(x).kind == "finanza" and (x in self.placed or b.units[x].waiting)
+                                         for x in b.present(h, POTERE)):
+                return msg("err-finanza-alone", hex=h.label)  # 13d: the Finanza placed there stands apart
             panicked_here = any(b.units[x].panicked for x in b.at(h, POTERE))
             if panicked_here and sum(1 for x in self.placed if b.loc(x) == h.label) >= 1:
                 return msg("err-caserma-panic", hex=h.label)  # 6c
@@ -300,7 +303,7 @@ class Planner:
                 return msg("err-not-in-reserve", unit=uid)
             if h not in city().metro_hexes:
                 return msg("err-forestieri-metro", hex=h.label)
-            if any(b.counter(x).set != "forestieri" for x in b.at(h, CORTEO)):
+            if any(b.counter(x).set != "forestieri" for x in b.present(h, CORTEO)):
                 return msg("err-forestieri-alone", hex=h.label)  # 13d
         if b.may_enter(uid, h) is not None and not (self.seat == POTERE and b.terrain(h) == "caserma"):
             return b.may_enter(uid, h)
@@ -316,7 +319,9 @@ class Planner:
         if waiting and self.dice is not None:  # 13d: "A questo punto ... tira il dado": even, in the game
             roll = self.dice.roll(TABLES.die, f"C 13d: does {uid} enter the game?")
             waiting = not TABLES.roll_succeeds("corteo-nazionale", roll)
-        if self.stage != "setup" and self.seat == POTERE and not waiting:
+        if self.stage != "setup" and self.seat == POTERE and b.type(uid).kind != "finanza":
+            # 6c: the hand's reinforcement points; C 3a counts the power's forces "esclusa la
+            # finanza", and 13d brings it in apart, so it never takes from them.
             self.reinforced += b.type(uid).power
         b.units[uid] = replace(b.units[uid], waiting=waiting, presidio=presidio)
         b.set_loc(uid, h.label, "place")

@@ -36,6 +36,7 @@ class Band:
     key: str
     min: int | None
     max: int | None
+    winner: str | None  # the side the level favours; None: a draw
 
     def holds(self, value: int) -> bool:
         return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
@@ -57,14 +58,22 @@ class Numbers:
     moves: Mapping[str, MoveEffect]
     reinforcement_points: Mapping[int, int]
     reinforcement_units: Mapping[int, Mapping[str, int]]
-    victory: tuple[Band, ...]
+    victory: Mapping[str, tuple[Band, ...]]  # by game mode: "basic" (B 15), "advanced" (C)
     verdicts: tuple[int, ...]
 
-    def victory_level(self, final: int) -> str:
-        for band in self.victory:
+    def victory_level(self, final: int, mode: str) -> str:
+        for band in self.victory[mode]:
             if band.holds(final):
                 return band.key
         raise ValueError(f"no victory band for {final}")
+
+    def winner(self, level: str) -> str | None:
+        """The side a victory level favours (None: a draw)."""
+        for bands in self.victory.values():
+            for band in bands:
+                if band.key == level:
+                    return band.winner
+        raise ValueError(f"no victory level {level!r}")
 
     def verdict(self, final: int) -> int:
         """The C 14a comment for a final score: the lowest threshold reached (or below the first)."""
@@ -90,6 +99,21 @@ def _cost(text: str, where: str) -> Fraction | None:
     return value
 
 
+def _bands(mode: str, rows: list[Mapping[str, Any]]) -> tuple[Band, ...]:
+    """One victory table: bands that cover every score, without gaps or overlaps."""
+    bands = tuple(Band(str(v["key"]), v.get("min"), v.get("max"), v.get("winner")) for v in rows)
+    for b in bands:
+        if b.winner not in (None, "corteo", "potere"):
+            raise _err(f"victory.{mode}: {b.key!r} has an unknown winner {b.winner!r}")
+    ordered = sorted(bands, key=lambda b: -10**9 if b.min is None else b.min)
+    if ordered[0].min is not None or ordered[-1].max is not None:
+        raise _err(f"victory.{mode}: the bands do not cover every score")
+    for lo, hi in zip(ordered, ordered[1:]):
+        if lo.max is None or hi.min is None or lo.max + 1 != hi.min:
+            raise _err(f"victory.{mode}: {lo.key!r} and {hi.key!r} are not contiguous")
+    return bands
+
+
 def parse_rules(data: Mapping[str, Any]) -> Numbers:
     moves: dict[str, MoveEffect] = {}
     for raw in data["move"]:
@@ -107,11 +131,10 @@ def parse_rules(data: Mapping[str, Any]) -> Numbers:
     reinf = data["reinforcements"]
     points = {int(k): int(v) for k, v in reinf["advanced"].items()}
     units = {int(k): {str(u): int(n) for u, n in v.items()} for k, v in reinf["basic"].items()}
-    victory = tuple(Band(str(v["key"]), v.get("min"), v.get("max")) for v in data["victory"])
-    ordered = sorted(victory, key=lambda b: -10**9 if b.min is None else b.min)
-    for lo, hi in zip(ordered, ordered[1:]):
-        if lo.max is None or hi.min is None or lo.max + 1 != hi.min:
-            raise _err(f"victory: {lo.key!r} and {hi.key!r} are not contiguous")
+    victory = {mode: _bands(mode, rows) for mode, rows in data["victory"].items()}
+    missing_modes = [m for m in ("basic", "advanced") if m not in victory]
+    if missing_modes:
+        raise _err(f"victory: no table for {', '.join(missing_modes)}")
     setup = {k.removeprefix("setup_"): int(v) for k, v in data.items() if k.startswith("setup_")}
     return Numbers(int(data["hands"]), int(data["runs"]), int(data["no_run_hand"]), int(data["barricades"]),
                    int(data["barricade_cost"]), int(data["disengage_cost"]), int(data["heads"]),

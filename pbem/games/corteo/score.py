@@ -32,4 +32,4 @@ def result(board: Board) -> Result:
     corteo = board.points
     potere = potere_points(board, final=True)
     final = corteo - potere
-    return Result(corteo, potere, final, NUMBERS.victory_level(final), NUMBERS.verdict(final))
+    return Result(corteo, potere, final, NUMBERS.victory_level(final, board.state.mode), NUMBERS.verdict(final))

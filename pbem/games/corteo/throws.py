@@ -57,6 +57,8 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
     assert origin is not None
     col = odds(board, throwers, target)
     assert col is not None
+    # 7b: the strengths compared, taken before the result moves anyone (the record prints them).
+    compared = _strength(board, board.at(target, other(side)))
     roll = dice.roll(TABLES.die, f"throw by {' '.join(throwers)} at {target.label}")
     result = TABLES.throw.result(col, roll)
     hit = target
@@ -73,6 +75,7 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
             odds2 = TABLES.throw.column(_strength(board, throwers), _strength(board, there))
             if odds2 is not None:
                 col = odds2
+                compared = _strength(board, there)
                 roll = dice.roll(TABLES.die, f"short throw on {hit.label}")
                 result = TABLES.throw.result(col, roll)  # a second NE: the material did not light
     victims = board.at(hit)
@@ -99,7 +102,7 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
             for u in victims:
                 _away(board, u, origin, steps, chooser)
     out = Throw(tuple(throwers), origin.label, target.label, hit.label, tuple(victims),
-                str(_strength(board, throwers)), str(_strength(board, victims)) if victims else "0",
+                str(_strength(board, throwers)), str(compared),
                 col.label, roll, result, short)
     board.throws.append(out)
     if side == POTERE and result != "NE" and board.state.has("smoke"):

@@ -108,6 +108,26 @@ def test_slopes_double_the_higher_unit():
     assert fights(resolve(down, "potere", "PASS", [1]))[0].odds == "2-1"  # 4x2 v 4
 
 
+def test_slopes_count_with_several_attackers_or_defenders():
+    """C 8c: "l'unità che attacca un'altra in salita (più in alto) ha potenza normale; l'altra si
+    difende a potenza doppia. L'unità che attacca un'altra in discesa (più in basso) ha potenza
+    doppia" - no exception for several units: R17 on the Salita al Potere is above R16 (viale) and
+    S17 (strada), below R18."""
+    terrains(R16="viale", R17="salita", S17="strada", R18="salita")
+    # Two attackers, both below: the defender doubles, 4 + 4 v 4x2 = 1-1 (it was 2-1).
+    up = fight_state({"MOV6": "R17", "CE1": "R16", "CE2": "S17"})
+    f = fights(resolve(up, "potere", "ATTACK CE1 CE2 ON MOV6", [1]))[0]
+    assert (f.defence, f.odds) == ("MOV6 4 x2", "1-1")
+    # One attacker above two defenders: it attacks downhill, 4x2 v 4 + 4 = 1-1 (it was 1-2).
+    down = fight_state({"CE1": "R17", "MOV6": "R16", "MOV7": "S17"})
+    f = fights(resolve(down, "potere", "ATTACK CE1 ON MOV6 MOV7", [1]))[0]
+    assert (f.attack, f.odds) == ("CE1 4 x2", "1-1")
+    # Not every attacker below (R18 comes downhill): the defender stays at 4, R18 doubles.
+    mixed = fight_state({"MOV6": "R17", "CE1": "R16", "CE2": "R18"})
+    f = fights(resolve(mixed, "potere", "ATTACK CE1 CE2 ON MOV6", [1]))[0]
+    assert (f.defence, f.odds) == ("MOV6 4", "3-1")
+
+
 def test_no_combat_on_stairs_nor_by_the_corteo_into_barracks_nor_by_the_power_into_the_metro():
     """C 8c: "esa-scale non permettono lo scontro"; "Esa-caserma: scontro vietato a unità del corteo";
     "Esa-metro: scontro vietato a unità del potere"."""
@@ -143,6 +163,32 @@ def test_ar_the_attacker_retreats_never_into_an_enemy_zoc():
     assert fights(new)[0].result == "AR"
     assert loc(new, "CE1") in ("C19", "E19")
     assert loc(new, "CE1") not in {h.label for h in board(new).zoc("MOV7")}
+
+
+def test_a_retreat_goes_on_through_every_full_stack_it_meets():
+    """C 9: "Unità in ritirata possono passare, senza fermarsi, in esa occupati da unità cumulate: le
+    unità in ritirata devono proseguire la ritirata finché non occupano un esa libero o non si
+    cumulano con un'altra unità". Via Orale: CE1 on V16, MOV8 (4-2) on V15, full stacks on V14 and
+    V13; U16 and W16 are in CE1's ZOC, the other neighbours buildings. MOV8 passes V14 and V13 and
+    stops on V12, U13 or W13 (it used to be arrested)."""
+    terrains(V16="strada", V15="strada", V14="strada", V13="strada", V12="strada", U13="strada", W13="strada",
+             U15="caseggiato", W15="caseggiato", U14="caseggiato", W14="caseggiato")
+    state = fight_state({"CE1": "V16", "MOV8": "V15", "MOV6": "V14", "MOV7": "V14", "MOV9": "V13", "RAD1": "V13"})
+    new = resolve(state, "potere", "ATTACK CE1 ON MOV8", [4])  # 4 v 2: 2-1, die 4: DR
+    f = fights(new)[0]
+    assert (f.odds, f.result, f.arrested) == ("2-1", "DR", ())
+    assert loc(new, "MOV8") in ("V12", "U13", "W13")
+    (step,) = [s for s in phase_log(new).steps if s.unit == "MOV8"]
+    assert step.path[:3] == ("V15", "V14", "V13")
+    # Its side chooses among the three: toward W13.
+    toward = resolve(replace(state, standing_corteo=Standing(toward="X13")), "potere", "ATTACK CE1 ON MOV8", [4])
+    assert loc(toward, "MOV8") == "W13"
+    # With V12, U13 and W13 taken by full stacks too, it goes on beyond them.
+    more = fight_state({"CE1": "V16", "MOV8": "V15", "MOV6": "V14", "MOV7": "V14", "MOV9": "V13", "RAD1": "V13",
+                        "MOV1": "V12", "MOV2": "V12", "MOV3": "U13", "MOV4": "U13", "MOV5": "W13", "LC1": "W13"})
+    far = resolve(more, "potere", "ATTACK CE1 ON MOV8", [4])
+    assert loc(far, "MOV8") not in ("V15", "V14", "V13", "V12", "U13", "W13", PRISON)
+    assert distance(city().hex(loc(far, "MOV8")), city().hex("V13")) == 2
 
 
 def test_a_corteo_unit_that_cannot_retreat_is_arrested():

@@ -10,7 +10,7 @@ from pbem.games.corteo.board import city
 from pbem.games.corteo.rules import NUMBERS
 from pbem.games.corteo.state import PRISON, RESERVE
 from pbem.games.corteo.units import counter
-from tests.games.corteo.helpers import errors, loc, position, resolve, terrains, unit
+from tests.games.corteo.helpers import errors, loc, notes, position, resolve, terrains, unit
 
 
 # -- set-up (C 3a, B 5) -------------------------------------------------------------------------------
@@ -143,10 +143,32 @@ def test_victory_levels_and_the_comments_of_14a():
     0-19 narrow power, below 0 crushing power; C 14a: a comment for every ten points, "Meno di 20
     punti sottozero" to "+70 e oltre"."""
     levels = {70: "corteo-crushing", 69: "corteo-narrow", 50: "corteo-narrow", 49: "draw", 20: "draw",
-              19: "potere-narrow", 0: "potere-narrow", -1: "potere-crushing"}
-    assert {v: NUMBERS.victory_level(v) for v in levels} == levels
+              19: "potere-narrow", 0: "potere-narrow", -1: "potere-crushing", -21: "potere-crushing",
+              -200: "potere-crushing"}
+    assert {v: NUMBERS.victory_level(v, "basic") for v in levels} == levels
     verdicts = {-25: -21, -20: -20, -11: -20, -10: -10, -1: -10, 0: 0, 9: 0, 10: 10, 45: 40, 69: 60, 70: 70, 200: 70}
     assert {v: NUMBERS.verdict(v) for v in verdicts} == verdicts
+
+
+def test_the_advanced_table_adds_the_rout_of_the_corteo_below_20_under_zero():
+    """The advanced game's "Tabella livelli di vittoria" (after the "Schema del gioco avanzato") has a
+    sixth row the basic one lacks: "meno di 0 Vittoria schiacciante del Potere / oltre 20 sottozero
+    Disfatta del Corteo". -1 to -20 stay a crushing Power win, -21 and below are a rout of the Corteo,
+    which the Power wins."""
+    levels = {70: "corteo-crushing", 50: "corteo-narrow", 20: "draw", 0: "potere-narrow", -1: "potere-crushing",
+              -20: "potere-crushing", -21: "corteo-rout", -200: "corteo-rout"}
+    assert {v: NUMBERS.victory_level(v, "advanced") for v in levels} == levels
+    assert NUMBERS.winner("corteo-rout") == "potere" and NUMBERS.winner("draw") is None
+    # A game ending at -21: 22 points of corteo units in prison (C 8f), 1 point of objectives.
+    where = {"AUT1": PRISON, "AUT2": PRISON, "AUT3": PRISON, "AUT4": PRISON, "MOV8": PRISON}
+    assert sum(counter(u).unit.power for u in where) == 22
+    state = position(where, hand=10, stage="potere-movement", points=1)
+    new = resolve(state, "potere", "PASS", [])
+    assert (new.result.final, new.result.level) == (-21, "corteo-rout")
+    outcome = RULES.outcome(new)
+    assert outcome is not None and outcome.winners == ("potere",) and outcome.reason == "corteo-rout"
+    basic = resolve(replace(state, mode="basic"), "potere", "PASS", [])
+    assert (basic.result.final, basic.result.level) == (-21, "potere-crushing")  # B 15: five rows only
 
 
 # -- 13d the national march -----------------------------------------------------------------------------------
@@ -190,3 +212,23 @@ def test_the_finanza_stack_only_among_themselves():
     terrains(W3="caserma")
     state = national("potere-movement")
     assert "err-finanza-alone" in errors(state, "potere", "PLACE CE1 W3\nPLACE FI1 W3")
+    # In either order: a unit placed on the Finanza's hex is refused too.
+    assert "err-finanza-alone" in errors(state, "potere", "PLACE FI1 W3\nPLACE CE1 W3")
+    # A Finanza waiting there from an earlier hand holds its hex the same way.
+    waiting = position({"FI1": "W3"}, hand=5, stage="potere-movement", options=("national",),
+                       flags={"FI1": {"waiting": True}})
+    assert "err-finanza-alone" in errors(waiting, "potere", "PLACE CE1 W3")
+
+
+def test_the_finanza_takes_nothing_from_the_hands_reinforcements():
+    """C 3a: the power's forces are counted "esclusa la finanza"; C 13d brings it in apart: "il
+    giocatore-potere colloca in esa-caserma a sua scelta le unità della Finanza"; 6c: the hand's
+    reinforcements are "Unità per 20 punti/potenza" in the fourth hand. The Finanza enters (die 2)
+    and the five blindati (20) are all placed; BL5 used to be refused at resolution (18 + 4 > 20)."""
+    terrains(B39="caserma", C39="caserma", T40="caserma", U40="caserma")
+    state = national("potere-movement")
+    text = "PLACE FI1 B39\nPLACE BL1 C39\nPLACE BL2 C39\nPLACE BL3 T40\nPLACE BL4 T40\nPLACE BL5 U40"
+    new = resolve(state, "potere", text, [2])
+    assert not unit(new, "FI1").waiting and loc(new, "FI1") == "B39"
+    assert [loc(new, f"BL{i}") for i in range(1, 6)] == ["C39", "C39", "T40", "T40", "U40"]
+    assert "note-skipped" not in notes(new)

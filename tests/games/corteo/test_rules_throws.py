@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pbem.games.corteo import RULES
 from pbem.games.corteo.board import city
 from pbem.games.corteo.city import axis_direction, distance
 from tests.games.corteo.helpers import errors, loc, notes, phase_log, position, resolve, terrains
@@ -168,6 +169,22 @@ def test_a_throw_at_the_head_carries_the_whole_corteo():
     assert (throw.odds, throw.result) == ("1-2", "R1")
     assert set(throw.targets) == {"MOV1", "MOV6", "MOV7"}
     assert loc(new, "MOV7") != "D18" and loc(new, "MOV1") != "D16"
+
+
+def test_the_throw_record_gives_the_strengths_compared_before_the_result():
+    """C 7b: "Le unità che lanciano confrontano i propri punti/potenza con quelli del bersaglio"; 7c:
+    the result is applied after. LA1 (6) at the Head MOV8 on D14 (2 + 2 x 2 joined: 6): 1-1, die 4:
+    R1, and the Head carries MOV9 and RAD1 back (10b). The record and the report give 6 against 6,
+    the target compared, not the whole Corteo summed after the retreat (13)."""
+    state = replace(corridor("potere-movement", LA1="D17", MOV8="D14", MOV9="D13", RAD1="D12"), heads=("MOV8",))
+    new = resolve(state, "potere", "THROW LA1 AT D14", [4])
+    throw = phase_log(new).throws[0]
+    assert (throw.strength, throw.against, throw.odds, throw.result) == ("6", "6", "1-1", "R1")
+    assert set(throw.targets) == {"MOV8", "MOV9", "RAD1"}
+    assert all(dist(loc(new, u), "D17") == dist(was, "D17") + 1
+               for u, was in (("MOV8", "D14"), ("MOV9", "D13"), ("RAD1", "D12")))
+    report = RULES.describe(RULES.view(new, "potere"), "en")
+    assert "Throw by LA1 from D17 at D14: 6 against 6, 1-1, die 4" in report
 
 
 # -- 13a tear-gas smoke ---------------------------------------------------------------------------------
