@@ -24,12 +24,18 @@ class ReplayDice(RecordingDice):
         self._recorded = list(recorded)
 
     def _value(self, counter: int, sides: int) -> int:
+        """The recorded die, checked before an engine sees it: its number is the one the rules
+        roll (no shifted or repeated index), its sides are theirs and its value is on the die."""
         index = counter - (self._recorded[0].counter if self._recorded else counter)
-        if index >= len(self._recorded):
+        if not 0 <= index < len(self._recorded):
             raise VerifyError(f"phase {self.phase}: the rules roll die #{counter}, which was never recorded")
         r = self._recorded[index]
+        if r.counter != counter:
+            raise VerifyError(f"phase {self.phase}: the rules roll die #{counter}, the record has #{r.counter} there")
         if r.sides != sides:
             raise VerifyError(f"phase {self.phase}: die #{counter} was recorded as d{r.sides}, the rules roll d{sides}")
+        if not 1 <= r.value <= sides:
+            raise VerifyError(f"phase {self.phase}: die #{counter} was recorded as {r.value}, which no d{sides} shows")
         return r.value
 
 

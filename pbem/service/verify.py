@@ -4,9 +4,10 @@ revealed seed, every turn replayed from the stored orders, and the hash chain.""
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pbem.core import registry
 from pbem.core.dice import Roll
@@ -14,6 +15,11 @@ from pbem.errors import PbemError, VerifyError
 from pbem.service.games import genesis_hash_of
 from pbem.service.replay import replay, state_hash
 from pbem.service.turns import phase_hash_of
+
+FORMAT = "pbem-archive-1"
+#: What observers may see of a game (``pbem archive export --redacted``): nothing to replay.
+REDACTED_FORMAT = "pbem-archive-redacted-1"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -35,22 +41,80 @@ class VerifyReport:
         return "\n".join(lines + self.notes)
 
 
-def load(path: Path) -> Mapping[str, Any]:
+def load(path: Path) -> Any:
+    """The archive's JSON, whatever its shape (`verify_data` judges it)."""
     target = path / "game.json" if path.is_dir() else path
-    if not target.exists():
+    if not target.is_file():
         raise VerifyError(f"no archive at {path} (expected a folder with game.json)")
     try:
-        return dict(json.loads(target.read_text(encoding="utf-8")))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise VerifyError(f"{target} is not a pbem archive: {exc}") from exc
 
 
-def verify_data(data: Mapping[str, Any]) -> VerifyReport:
-    game = data.get("game", {})
-    report = VerifyReport(ok=False, game=str(game.get("id", "?")))
+def _need(where: str, value: Any, kind: type, what: str) -> Any:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):  # JSON true is no number
+        raise VerifyError(f"the archive is malformed: {where} must be {what}, not {type(value).__name__}")
+    return value
+
+
+def _text_map(where: str, value: Any) -> None:
+    _need(where, value, dict, "an object")
+    for key, text in value.items():
+        _need(f"{where}[{key!r}]", text, str, "a text")
+
+
+def check_shape(data: Any) -> None:
+    """Every member the checks read, with its type, before anything reads it: a file that is not
+    an archive gets a reason, never an exception (issue 24.10)."""
+    _need("the top level", data, dict, "an object")
+    if data.get("format") != FORMAT:
+        if data.get("format") == REDACTED_FORMAT:
+            raise VerifyError("a redacted archive (what observers may see) has no orders or sealed dice to replay; "
+                              "verify the full archive, exported once the game has ended")
+        raise VerifyError(f"unknown archive format {data.get('format')!r:.80}")
+    game = _need("game", data.get("game"), dict, "an object")
+    for key in ("id", "kind", "rules_version", "commitment"):
+        _need(f"game.{key}", game.get(key), str, "a text")
+    _need("game.options", game.get("options"), dict, "an object")
+    for i, seat in enumerate(_need("game.seats", game.get("seats"), list, "a list")):
+        _need(f"game.seats[{i}]", seat, str, "a text")
+    if game.get("seed") is not None:
+        _need("game.seed", game["seed"], str, "a text")
+    for key in ("genesis", "head_hash"):
+        _need(key, data.get(key), str, "a text")
+    if "initial_state" not in data:
+        raise VerifyError("the archive is malformed: initial_state is missing")
+    for n, phase in enumerate(_need("phases", data.get("phases"), list, "a list")):
+        where = f"phases[{n}]"
+        _need(where, phase, dict, "an object")
+        for key in ("seq", "turn"):
+            _need(f"{where}.{key}", phase.get(key), int, "a whole number")
+        for key in ("name", "digest", "state_hash", "prev_hash", "hash"):
+            _need(f"{where}.{key}", phase.get(key), str, "a text")
+        if phase.get("resolved_at") is not None:
+            _need(f"{where}.resolved_at", phase["resolved_at"], str, "a text")
+        _text_map(f"{where}.orders", phase.get("orders"))
+        _text_map(f"{where}.receipts", phase.get("receipts", {}))
+        for r, roll in enumerate(_need(f"{where}.rolls", phase.get("rolls"), list, "a list")):
+            at = f"{where}.rolls[{r}]"
+            if not isinstance(roll, list) or len(roll) != 4:
+                raise VerifyError(f"the archive is malformed: {at} must be [counter, purpose, sides, value]")
+            counter, purpose, sides, value = roll
+            _need(f"{at} counter", counter, int, "a whole number")
+            _need(f"{at} purpose", purpose, str, "a text")
+            _need(f"{at} sides", sides, int, "a whole number")
+            _need(f"{at} value", value, int, "a whole number")
+            if sides < 2 or not 1 <= value <= sides:
+                raise VerifyError(f"{where} (phase {phase['seq']}): die #{counter} is recorded as {value} on a d{sides}")
+
+
+def verify_data(data: Any) -> VerifyReport:
+    game = data.get("game") if isinstance(data, dict) else None
+    report = VerifyReport(ok=False, game=str(game.get("id", "?"))[:80] if isinstance(game, dict) else "?")
     try:
-        if data.get("format") != "pbem-archive-1":
-            raise VerifyError(f"unknown archive format {data.get('format')!r}")
+        check_shape(data)
+        assert isinstance(game, dict)
         rules = registry.get(game["kind"])
         if rules.info.version != game["rules_version"]:
             report.notes.append(f"note: archived with rules {game['rules_version']}, checked with {rules.info.version}")
@@ -83,10 +147,11 @@ def verify_data(data: Mapping[str, Any]) -> VerifyReport:
         report.ok = True
     except VerifyError as exc:
         report.problem = str(exc)
-    except (KeyError, TypeError, ValueError) as exc:
-        report.problem = f"the archive is malformed: {type(exc).__name__}: {exc}"
     except PbemError as exc:
         report.problem = str(exc)
+    except Exception as exc:  # a crafted position or order can break an engine anywhere: still an answer
+        log.debug("archive check stopped", exc_info=True)
+        report.problem = f"the archive is malformed: {type(exc).__name__}: {str(exc)[:200]}"
     return report
 
 
