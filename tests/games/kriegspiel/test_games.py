@@ -76,6 +76,9 @@ def test_victory_c_relays_destroyed_and_all_units_cut_off():
     assert state.result is None  # one relay left
     state = run(state, ["ATTACK K7"])
     assert (state.result.winners, state.result.reason) == (("north",), "communications")
+    # South's arsenals, intact and always on their own lines, do not count among the units
+    # that must be cut off (docs/games/kriegspiel.md, Victory).
+    assert not any(a.destroyed for a in state.arsenals if a.side == "south")
 
 
 def test_relays_destroyed_but_a_unit_connected_is_no_victory():

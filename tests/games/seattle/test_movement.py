@@ -141,3 +141,12 @@ def test_a_barricade_goes_after_a_combat_phase_passed_over():
     # With a Demonstrator still there, the barricade stays through the phase passed over.
     kept = resolve(state, {"demonstrators": "PASS"}, [])
     assert kept.stage == "authority-movement" and kept.barricades == ("westlake",)
+
+
+def test_anarchists_who_argue_do_not_react_either():
+    """Event 21: "Tutte le unità Anarchici in questo turno non possono muovere": the whole turn,
+    the Demonstrators' reaction movement in the Authorities' player turn included."""
+    state = position({"AN1": "westlake", "AT1": "westlake"}, stage="demonstrator-reaction", vis_dem=25,
+                     event="anarchists-argue")
+    assert "err-still" in errors(state, "demonstrators", "MOVE AN1 sheraton")
+    orders(state, "demonstrators", "MOVE AT1 sheraton")
