@@ -8,6 +8,7 @@ servers never live in the file: it names the environment variables to read.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 import ssl
@@ -23,21 +24,28 @@ from pbem.errors import ConfigError
 DEFAULT_PATH = Path("config/pbem.toml")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([dhms])", re.IGNORECASE)
 _UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+#: No deadline, interval or delay is longer than ten years: beyond it a date overflows soon enough.
+MAX_DURATION = timedelta(days=3650)
 
 
 def parse_duration(text: str) -> timedelta:
     """'72h', '1h30m', '2d', '45s' -> timedelta; a bare number is hours."""
     raw = str(text).strip().lower()
+    if len(raw) > 64:
+        raise ConfigError(f"not a duration: {text!r:.40}… (examples: 72h, 1h30m, 2d, 45s)")
     if re.fullmatch(r"\d+(\.\d+)?", raw):
-        return timedelta(hours=float(raw))
-    pos, seconds = 0, 0.0
-    for m in _DURATION.finditer(raw):
-        if raw[pos:m.start()].strip():
-            break
-        seconds += float(m.group(1)) * _UNITS[m.group(2)]
-        pos = m.end()
-    if pos == 0 or raw[pos:].strip():
-        raise ConfigError(f"not a duration: {text!r} (examples: 72h, 1h30m, 2d, 45s)")
+        seconds = float(raw) * 3600
+    else:
+        pos, seconds = 0, 0.0
+        for m in _DURATION.finditer(raw):
+            if raw[pos:m.start()].strip():
+                break
+            seconds += float(m.group(1)) * _UNITS[m.group(2)]
+            pos = m.end()
+        if pos == 0 or raw[pos:].strip():
+            raise ConfigError(f"not a duration: {text!r} (examples: 72h, 1h30m, 2d, 45s)")
+    if not seconds <= MAX_DURATION.total_seconds():  # also inf, from a long run of digits
+        raise ConfigError(f"duration {text!r} is longer than {MAX_DURATION.days} days")
     return timedelta(seconds=seconds)
 
 
@@ -207,6 +215,10 @@ def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
         elif isinstance(default, (int, float)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ConfigError(f"{key} must be a number")
+            if not math.isfinite(value):
+                raise ConfigError(f"{key} must be a finite number, not {value}")
+            if isinstance(default, int) and value != int(value):
+                raise ConfigError(f"{key} must be a whole number, not {value}")
             kwargs[name] = type(default)(value)
         else:
             if not isinstance(value, str):
@@ -227,9 +239,17 @@ def _validate(cfg: Config) -> None:
         ZoneInfo(cfg.server.timezone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ConfigError(f"server.timezone: unknown time zone {cfg.server.timezone!r}") from exc
-    for text in (cfg.games.deadline, cfg.games.grace, cfg.games.decision_deadline, *cfg.games.reminders,
-                 cfg.outbox.retry_first, cfg.outbox.retry_max, cfg.outbox.give_up, cfg.security.refusal_interval):
-        parse_duration(text)
+    durations = [("games.deadline", cfg.games.deadline), ("games.grace", cfg.games.grace),
+                 ("games.decision_deadline", cfg.games.decision_deadline),
+                 *(("games.reminders", r) for r in cfg.games.reminders),
+                 ("outbox.retry_first", cfg.outbox.retry_first), ("outbox.retry_max", cfg.outbox.retry_max),
+                 ("outbox.give_up", cfg.outbox.give_up),
+                 ("security.refusal_interval", cfg.security.refusal_interval)]
+    for key, text in durations:
+        try:
+            parse_duration(text)
+        except ConfigError as exc:
+            raise ConfigError(f"{key}: {exc}") from None
     if cfg.security.require_dmarc and not cfg.security.trusted_authserv_id:
         raise ConfigError("security.require_dmarc needs security.trusted_authserv_id (your MTA's authserv-id)")
     if cfg.render.workers < 0 or cfg.render.width < 200:
@@ -261,6 +281,10 @@ def load(path: str | os.PathLike[str] | None = None) -> Config:
         raise ConfigError(f"configuration file not found: {target}")
     try:
         data = tomllib.loads(target.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{target}: not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{target}: cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{target}: {exc}") from exc
     try:

@@ -16,7 +16,7 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import commitment
 from pbem.core.i18n import normalise_language
 from pbem.db.models import Counter, Game, Holder, PhaseRow, Seat
-from pbem.errors import GameStateError, PbemError, UserError
+from pbem.errors import ConfigError, GameStateError, PbemError, UserError
 from pbem.service import holders, mailer, store, turns
 from pbem.service.context import Context
 from pbem.service.texts import t
@@ -111,6 +111,14 @@ def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | No
     return out
 
 
+def _duration(what: str, text: str) -> timedelta:
+    """A game master's duration: a bad one is a `UserError` naming what it was for."""
+    try:
+        return parse_duration(text)
+    except ConfigError as exc:
+        raise UserError(f"{what}: {exc}") from None
+
+
 def genesis_hash_of(game_id: str, kind: str, rules_version: str, options: Any, seat_names: Sequence[str],
                     dice_commitment: str, initial_hash: str) -> str:
     """The start of the hash chain: what the game was before any order."""
@@ -150,7 +158,7 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
     allowed = set(info.seats)
     if info.min_seats == info.max_seats == len(info.seats) and set(names) != allowed:
         raise UserError(f"{info.title} has the seats {', '.join(info.seats)}")
-    turn_length = parse_duration(deadline or ctx.config.games.deadline)
+    turn_length = _duration("deadline", deadline or ctx.config.games.deadline)
     game_policy = policy(ctx, deadline, policies)
     if turn_length < timedelta(minutes=1):
         raise UserError("a deadline must be at least one minute")
@@ -281,7 +289,7 @@ def _seat_summary(session: Session, seat_row: Seat) -> dict[str, Any]:
 
 
 def extend(ctx: Context, game_id: str, duration: str) -> str:
-    delta = parse_duration(duration)
+    delta = _duration("the extension", duration)
     with ctx.session() as session:
         game = store.get_game(session, game_id, lock=True)
         if game.status == "finished":
