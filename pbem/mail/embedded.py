@@ -16,7 +16,8 @@ local part at two local domains is one account). Unknown domains get ``550`` unl
 
 **Every account's IMAP (and SMTP AUTH) password is the one shared ``password``.** This
 is a development server for loopback only: anyone who can reach the port can read every
-mailbox. Log in as ``user`` or ``user@<local domain>``.
+mailbox, so it refuses to bind anything but a loopback address (`loopback_only`) and says
+so when it starts. Log in as ``user`` or ``user@<local domain>``.
 
 Fault injection for tests: ``fail_next(code=451, count=1, stage="rcpt")`` and
 ``refuse(address, code=550)``; ``drop_connections()`` cuts every open connection;
@@ -26,6 +27,7 @@ Fault injection for tests: ``fail_next(code=451, count=1, stage="rcpt")`` and
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import os
 import re
@@ -64,11 +66,35 @@ from pysasl.creds.server import ServerCredentials
 from pysasl.hashing import Cleartext
 from pysasl.identity import ClearIdentity
 
-__all__ = ["Deliver", "EmbeddedMailServer", "Fault", "SmtpFront"]
+from pbem.errors import MailError
+
+__all__ = ["Deliver", "EmbeddedMailServer", "Fault", "SmtpFront", "is_loopback", "loopback_only"]
 
 log = logging.getLogger(__name__)
 
 _ACCOUNT_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost`` or a loopback address literal (127.0.0.0/8, ::1); names are not resolved."""
+    name = host.strip().strip("[]").lower()
+    if name in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def loopback_only(host: str) -> str:
+    """``host`` when it is loopback; else the `MailError` saying why the embedded server will not bind it."""
+    if not is_loopback(host):
+        raise MailError(f"the embedded mail server binds loopback only (127.0.0.1, ::1 or localhost), not {host!r}: "
+                        "every mailbox shares one password, so anyone who reaches it reads every player's mail; "
+                        "for a server others reach use mail.backend = \"remote\"")
+    return host
+
 
 #: ``deliver(mail_from, recipient_address, raw)``: store one message for one recipient.
 Deliver = Callable[[str, str, bytes], Awaitable[None]]
@@ -303,7 +329,7 @@ class EmbeddedMailServer:
         imaps_port: int | None = None,
         smtps_port: int | None = None,
     ) -> None:
-        self.host = host
+        self.host = loopback_only(host)
         self.imap_port = imap_port
         self.maildir = Path(maildir) if maildir is not None else None
         self.domains = tuple(d.lower().strip() for d in domains)
@@ -545,7 +571,8 @@ class EmbeddedMailServer:
         finally:
             pymap_subsystem.reset(token)
         self._running = True
-        log.info("embedded mail server: IMAP %s:%s, SMTP %s:%s, domains %s, %s",
+        log.info("embedded mail server: IMAP %s:%s, SMTP %s:%s, domains %s, %s; loopback only: "
+                 "every account shares one password, anyone on this machine who knows it reads every mailbox",
                  self.host, self.imap_port, self.host, self.smtp_port, ",".join(self.domains),
                  f"maildir {self.maildir}" if self.maildir else "in memory")
 
