@@ -90,16 +90,13 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
         if result == "P2" and side == POTERE and vside == CORTEO:
             # 7c: tear-gas panic: the target two hexes, every corteo unit joined to it one hex.
             joined = _joined(board, victims)
-            for u in victims:
+            for u in _rear_first(board, joined, origin):
                 before = board.hex(u)
-                _away(board, u, origin, 2, POTERE)
-                if board.hex(u) == before and before is not None:
+                _away(board, u, origin, 2 if u in victims else 1, POTERE)
+                if u in victims and board.hex(u) == before and before is not None:
                     _vacate(board, u, before)  # 7c: "l'esa ... deve comunque essere lasciato libero"
-            for u in joined:
-                if u not in victims:
-                    _away(board, u, origin, 1, POTERE)
         else:
-            for u in victims:
+            for u in _rear_first(board, victims, origin):
                 _away(board, u, origin, steps, chooser)
     out = Throw(tuple(throwers), origin.label, target.label, hit.label, tuple(victims),
                 str(_strength(board, throwers)), str(compared),
@@ -108,6 +105,17 @@ def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:
     if side == POTERE and result != "NE" and board.state.has("smoke"):
         smoke(board, hit, origin, dice)
     return out
+
+
+def _rear_first(board: Board, units: list[str], origin: Hex) -> list[str]:
+    """The units a throw moves, the farthest from the thrower first: each steps back into room the
+    ones behind it have left, so that the order of the moves does not keep a unit from retreating
+    (7c "l'unità bersaglio si ritira", 10b for the whole Corteo)."""
+    def far(u: str) -> int:
+        h = board.hex(u)
+        return distance(h, origin) if h is not None else 0
+
+    return sorted(units, key=lambda u: (-far(u), u))
 
 
 def _vacate(board: Board, uid: str, here: Hex) -> None:

@@ -187,6 +187,21 @@ def test_the_throw_record_gives_the_strengths_compared_before_the_result():
     assert "Throw by LA1 from D17 at D14: 6 against 6, 1-1, die 4" in report
 
 
+def test_a_throw_at_the_head_moves_the_rear_first_so_that_every_unit_steps_back():
+    """C 7c: "R1 = ritirata: l'unità bersaglio si ritira di 1 esa"; 10b: "esiti di ritirata o panico
+    da lancio per la Testa del corteo si applicano a tutte le unità del corteo". The Head MOV8 on D14,
+    MOV6 and MOV7 stacked on D13, RAD1 on D12; LA1 from D17 at 1-2, die 5: R1. Each unit steps one
+    hex farther from the thrower; moved in the order of their names, MOV7 found D12 full (MOV6 and
+    RAD1, who had not yet moved on) and stayed; the rear moves first now."""
+    state = replace(corridor("potere-movement", LA1="D17", MOV8="D14", MOV6="D13", MOV7="D13", RAD1="D12"),
+                    heads=("MOV8",))
+    new = resolve(state, "potere", "THROW LA1 AT D14", [5])
+    throw = phase_log(new).throws[0]
+    assert (throw.odds, throw.result) == ("1-2", "R1")
+    assert {u: loc(new, u) for u in ("MOV8", "MOV6", "MOV7", "RAD1")} == \
+        {"MOV8": "D13", "MOV6": "D12", "MOV7": "D12", "RAD1": "D11"}
+
+
 # -- 13a tear-gas smoke ---------------------------------------------------------------------------------
 
 
