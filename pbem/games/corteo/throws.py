@@ -40,15 +40,40 @@ def _away(board: Board, uid: str, origin: Hex, steps: int, chooser: str) -> None
         h = board.hex(uid)
         if h is None:
             return
-        options = [n for n in open_neighbours(h) if distance(n, origin) > distance(h, origin)
-                   and board.may_enter(uid, n) is None and board.stack_ok(uid, n)]
-        if not options:
+        paths = _farther(board, uid, h, origin)
+        if not paths:
             return
+        options = list(paths)
         side = board.side(uid)
         target = combat.own_retreat(board, uid, options) if chooser == side else combat.panic_choice(board, uid, options)
-        board.set_loc(uid, target.label, "retreat" if chooser == side else "panic", (h.label, target.label))
+        board.set_loc(uid, target.label, "retreat" if chooser == side else "panic", tuple(x.label for x in paths[target]))
         if target in board.enemy_zoc(side):
             return
+
+
+def _farther(board: Board, uid: str, h: Hex, origin: Hex) -> dict[Hex, tuple[Hex, ...]]:
+    """One hex of a throw's retreat (7c: "allontanandosi ... dalla unità che ha lanciato"), with the
+    hexes passed: 9, "Unità in ritirata possono passare, senza fermarsi, in esa occupati da unità
+    cumulate ... finché non occupano un esa libero o non si cumulano con un'altra unità" - a full
+    friendly stack is crossed (not one in the enemy's ZOC, where the unit would have to stop, 4b),
+    every hex farther from the thrower than the last."""
+    side = board.side(uid)
+    zoc = board.enemy_zoc(side)
+    out: dict[Hex, tuple[Hex, ...]] = {}
+    seen = {h}
+    todo: list[tuple[Hex, ...]] = [(h,)]
+    while todo:
+        path = todo.pop(0)
+        x = path[-1]
+        for n in open_neighbours(x):
+            if n in seen or distance(n, origin) <= distance(x, origin) or board.may_enter(uid, n) is not None:
+                continue
+            seen.add(n)
+            if board.stack_ok(uid, n):
+                out.setdefault(n, path + (n,))
+            elif board.present(n, side) and n not in zoc:
+                todo.append(path + (n,))
+    return out
 
 
 def throw(board: Board, throwers: list[str], target: Hex, dice: Dice) -> Throw:

@@ -202,6 +202,20 @@ def test_a_throw_at_the_head_moves_the_rear_first_so_that_every_unit_steps_back(
         {"MOV8": "D13", "MOV6": "D12", "MOV7": "D12", "RAD1": "D11"}
 
 
+def test_a_throw_retreat_passes_through_a_full_stack():
+    """C 9: "Unità in ritirata possono passare, senza fermarsi, in esa occupati da unità cumulate: le
+    unità in ritirata devono proseguire la ritirata finché non occupano un esa libero o non si cumulano
+    con un'altra unità" - a throw's R1 is a "ritirata" too (7c). MOV8 on D14, hit at 3-1 (6 v 2),
+    die 3: R1; D13 holds MOV6 and MOV7: MOV8 goes through to D12 (it used to stay on D14)."""
+    state = corridor("potere-movement", LA1="D17", MOV8="D14", MOV6="D13", MOV7="D13")
+    new = resolve(state, "potere", "THROW LA1 AT D14", [3])
+    throw = phase_log(new).throws[0]
+    assert (throw.odds, throw.result) == ("3-1", "R1")
+    assert (loc(new, "MOV8"), loc(new, "MOV6"), loc(new, "MOV7")) == ("D12", "D13", "D13")
+    (step,) = [s for s in phase_log(new).steps if s.unit == "MOV8"]
+    assert step.path == ("D14", "D13", "D12")
+
+
 # -- 13a tear-gas smoke ---------------------------------------------------------------------------------
 
 
