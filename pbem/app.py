@@ -19,10 +19,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.config import Config
+from pbem.config import Config, helo_name
 from pbem.db.lock import DaemonLock
 from pbem.db.session import make_engine
-from pbem.errors import MailError, PbemError
+from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
 from pbem.service import inbound, outbox, reports, turns
@@ -40,10 +40,11 @@ class CycleSummary:
     reminders: int = 0
     sent: int = 0
     errors: list[str] = field(default_factory=list)
+    servers: list[dict[str, Any]] = field(default_factory=list)  # a mail server that cannot be used: what to fix
 
     def as_dict(self) -> dict[str, Any]:
         return {"fetched": self.fetched, "handled": self.handled, "resolved": self.resolved, "reports": self.reports,
-                "reminders": self.reminders, "sent": self.sent, "errors": self.errors}
+                "reminders": self.reminders, "sent": self.sent, "errors": self.errors, "servers": self.servers}
 
 
 def _exit_with_parent() -> None:
@@ -70,6 +71,9 @@ class App:
         self._daemon_lock = DaemonLock(ctx.engine)
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()
+        name = getattr(outgoing, "server", None)
+        self.smtp_health = outbox.ServerHealth(name if isinstance(name, str) else "SMTP")
+        self._inbox_error = ""
 
     @classmethod
     def from_config(cls, cfg: Config, ctx: Context | None = None) -> "App":
@@ -86,7 +90,8 @@ class App:
                                         maildir=emb.maildir, domains=tuple(emb.domains), password=emb.password)
             inbox: Inbox = ImapInbox(emb.host, emb.imap_port, cfg.server.address, emb.password, "none",
                                      use_idle=mail.idle, max_size=mail.max_size, poll_interval=mail.poll_seconds)
-            outgoing: Outgoing = SmtpSender(emb.host, emb.smtp_port)
+            outgoing: Outgoing = SmtpSender(emb.host, emb.smtp_port, local_hostname=helo_name(cfg),
+                                            setting="mail.embedded")
             return cls(ctx, inbox, outgoing, server)
         imap_user, imap_pass = mail.imap.credentials()
         smtp_user, smtp_pass = mail.smtp.credentials()
@@ -96,7 +101,7 @@ class App:
                           poll_interval=mail.poll_seconds, ssl_context=mail.imap.ssl_context())
         outgoing = SmtpSender(mail.smtp.host, mail.smtp.port, smtp_user, smtp_pass,
                               mail.smtp.security,  # type: ignore[arg-type]
-                              ssl_context=mail.smtp.ssl_context())
+                              ssl_context=mail.smtp.ssl_context(), local_hostname=helo_name(cfg))
         return cls(ctx, inbox, outgoing, None)
 
     async def start(self) -> None:
@@ -109,6 +114,7 @@ class App:
             await self.inbox.connect()
         except MailError as exc:
             log.warning("inbox not reachable yet (%s); deadlines still run, mail is retried", exc)
+            self._inbox_error = str(exc)
 
     async def stop(self) -> None:
         self._stop.set()
@@ -165,7 +171,16 @@ class App:
         return done
 
     async def drain(self, summary: CycleSummary | None = None) -> int:
-        sent = await outbox.drain(self.ctx, self.outgoing)
+        """Send the outbox. A server that cannot be used is reported (with what to fix) in
+        the summary; the outbox logged it once when it happened, not on every cycle."""
+        try:
+            sent = await outbox.drain(self.ctx, self.outgoing, health=self.smtp_health)
+        except MailServerError as exc:
+            if summary is not None:
+                summary.errors.append(f"outbox: {self.smtp_health.problem() or exc}")
+                summary.servers.append(self.smtp_health.status())
+            log.debug("outbox: %s", exc)
+            return 0
         if summary is not None:
             summary.sent += sent
         return sent
@@ -177,9 +192,13 @@ class App:
         async with self._lock:
             try:
                 await self.process_inbox(summary)
+                self._inbox_error = ""
             except MailError as exc:
-                summary.errors.append(f"inbox: {exc}")
-                log.warning("inbox: %s", exc)
+                fix = getattr(exc, "fix", "")
+                summary.errors.append(f"inbox: {exc}" + (f" — to fix: {fix}" if fix else ""))
+                # the inbox logged the outage when it began: once a cycle here would flood the log
+                log.log(logging.DEBUG if self._inbox_error else logging.WARNING, "inbox: %s", exc)
+                self._inbox_error = str(exc)
             await self.run_jobs(summary)
             await self.draw_reports(summary)
             try:

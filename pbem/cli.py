@@ -1,4 +1,5 @@
-"""The command line (architecture 2.2). Exit codes: 0 ok, 1 user error, 2 usage."""
+"""The command line (architecture 2.2). Exit codes: 0 ok, 1 user error, 2 usage,
+3 ``serve --once`` could not use a mail server (its status output says what to fix)."""
 
 from __future__ import annotations
 
@@ -33,11 +34,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         summary = asyncio.run(app.run_once())
         print(json.dumps(summary))
     else:
+        return 3 if summary["errors"] else 0
         asyncio.run(app.serve())
     return 0
 
 
 def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
+def cmd_outbox_list(args: argparse.Namespace) -> int:
+    from pbem.service import outbox
+
+    rows = outbox.listing(_context(args), status=args.status, game_id=args.game, limit=args.limit)
+    if not rows:
+        print("no mail")
+    for r in rows:
+        when = (r.sent_at or r.created_at)
+        stamp = when.strftime("%Y-%m-%d %H:%M") if when else "-"
+        to = ", ".join(json.loads(r.recipients_json))
+        print(f"{r.id:6} {r.status:8} {r.kind:9} {stamp} {to} {r.message_id}")
+        if r.status != "sent" and r.last_error:
+            print(f"{'':6} {r.last_error}")
+    return 0
+
+
+def cmd_outbox_retry(args: argparse.Namespace) -> int:
+    from pbem.service import outbox
+
+    rows = outbox.requeue(_context(args), message_ids=args.message_id or (), game_id=args.game, kind=args.kind)
+    for r in rows:
+        print(f"requeued {r.message_id} ({r.kind} to {', '.join(json.loads(r.recipients_json))})")
+    print(f"{len(rows)} mail(s) queued again; the daemon sends them on its next drain")
+    return 0
+
+
     out = {}
     for item in items or []:
         key, sep, value = item.partition("=")
@@ -182,6 +210,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a seat and its player (repeat for each seat); a team: several players, comma-separated")
     p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
+    box = sub.add_parser("outbox", parents=[common], help="the mail waiting to be sent, sent or failed")
+    bsub = box.add_subparsers(dest="outbox_command", required=True)
+    p = bsub.add_parser("list", parents=[common], help="the newest mails, with the last error of those not sent")
+    p.add_argument("--status", choices=["queued", "sent", "failed", "dropped"], help="only mails in this state")
+    p.add_argument("--game", help="only this game's mail")
+    p.add_argument("--limit", type=int, default=50, help="how many (default 50)")
+    p.set_defaults(func=cmd_outbox_list)
+    p = bsub.add_parser("retry", parents=[common], help="queue failed mail again (all of it, or the ones named)")
+    p.add_argument("message_id", nargs="*", help="Message-IDs to requeue (default: every failed mail)")
+    p.add_argument("--game", help="only this game's mail")
+    p.add_argument("--kind", help="only this kind: welcome, report, reply, reminder, notice, refusal")
+    p.set_defaults(func=cmd_outbox_retry)
+
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
                    help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
                         "warn_after=1 abandon_after=3 decision=12h")

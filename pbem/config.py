@@ -11,6 +11,7 @@ import dataclasses
 import math
 import os
 import re
+import socket
 import ssl
 import tomllib
 from dataclasses import dataclass, field
@@ -73,6 +74,28 @@ class ServerConfig:
 @dataclass(frozen=True)
 class DatabaseConfig:
     url: str = "sqlite:///var/pbem.sqlite"
+    url_env: str = ""  # read the whole URL from this environment variable instead
+    password_env: str = ""  # put this environment variable's value into the URL as its password
+
+    def resolved(self) -> "DatabaseConfig":
+        """The URL with what the environment holds: passwords never live in the file."""
+        url = self.url
+        if self.url_env:
+            url = os.environ.get(self.url_env, "")
+            if not url:
+                raise ConfigError(f"database.url_env: environment variable {self.url_env} is not set")
+        if self.password_env:
+            password = os.environ.get(self.password_env)
+            if password is None:
+                raise ConfigError(f"database.password_env: environment variable {self.password_env} is not set")
+            from sqlalchemy.engine import make_url
+            from sqlalchemy.exc import ArgumentError
+
+            try:
+                url = make_url(url).set(password=password).render_as_string(hide_password=False)
+            except ArgumentError as exc:
+                raise ConfigError(f"database.url: {exc}") from exc
+        return dataclasses.replace(self, url=url)
 
 
 @dataclass(frozen=True)
@@ -94,6 +117,7 @@ class RemoteServerConfig:
     password_env: str = ""
     mailbox: str = "INBOX"
     ca_file: str = ""  # trust this CA (a club's own certificate); empty: the system's CAs
+    helo_name: str = ""  # SMTP only: the name we give in EHLO; empty: helo_name() below
 
     def ssl_context(self) -> "ssl.SSLContext | None":
         if self.security == "none":
@@ -138,8 +162,9 @@ class GamesConfig:
 class OutboxConfig:
     retry_first: str = "30s"
     retry_max: str = "1h"
-    give_up: str = "48h"
+    give_up: str = "48h"  # a mail the server keeps refusing for a while (4xx) fails after this
     drain_seconds: float = 10.0
+    probe_max: str = "5m"  # a server that cannot be used is tried again at most this far apart
 
 
 @dataclass(frozen=True)
@@ -190,6 +215,18 @@ def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
     """Build dataclass ``cls`` from ``data``; unknown keys and wrong types are errors."""
     table = f"[{where}]" if where else "the top level"
     if not isinstance(data, Mapping):
+def helo_name(cfg: "Config") -> str:
+    """The name pbem gives in EHLO: ``mail.smtp.helo_name``, else the machine's fully
+    qualified name, else (a bare or local name, as in containers) the domain of
+    ``server.address``. Servers that check it want a real name, never "localhost"."""
+    if cfg.mail.smtp.helo_name:
+        return cfg.mail.smtp.helo_name
+    fqdn = socket.getfqdn()
+    if "." in fqdn and not fqdn.startswith("localhost") and not fqdn.endswith((".local", ".localdomain")):
+        return fqdn
+    return cfg.server.address.rpartition("@")[2] or cfg.server.domain
+
+
         raise ConfigError(f"{table} must be a table")
     fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "source"}
     unknown = sorted(set(data) - set(fields))
@@ -239,11 +276,15 @@ def _validate(cfg: Config) -> None:
         ZoneInfo(cfg.server.timezone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise ConfigError(f"server.timezone: unknown time zone {cfg.server.timezone!r}") from exc
+    if cfg.mail.imap.helo_name:
+        raise ConfigError("mail.imap.helo_name: the EHLO name is an SMTP setting (mail.smtp.helo_name)")
+    if cfg.database.url_env and cfg.database.password_env:
+        raise ConfigError("database: give url_env or password_env, not both")
     durations = [("games.deadline", cfg.games.deadline), ("games.grace", cfg.games.grace),
                  ("games.decision_deadline", cfg.games.decision_deadline),
                  *(("games.reminders", r) for r in cfg.games.reminders),
                  ("outbox.retry_first", cfg.outbox.retry_first), ("outbox.retry_max", cfg.outbox.retry_max),
-                 ("outbox.give_up", cfg.outbox.give_up),
+                 ("outbox.give_up", cfg.outbox.give_up), ("outbox.probe_max", cfg.outbox.probe_max),
                  ("security.refusal_interval", cfg.security.refusal_interval)]
     for key, text in durations:
         try:
@@ -262,7 +303,7 @@ def from_mapping(data: Mapping[str, Any], source: str = "<mapping>") -> Config:
     cfg = _build(Config, data, "")
     cfg = dataclasses.replace(cfg, source=source)
     _validate(cfg)
-    return cfg
+    return dataclasses.replace(cfg, database=cfg.database.resolved())
 
 
 def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:

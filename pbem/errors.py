@@ -55,6 +55,25 @@ class MailPermanentError(MailError):
     """A permanent failure (5xx) for a recipient: do not retry."""
 
 
+class MailServerError(MailError):
+    """The mail server could not be used at all (unreachable, TLS not trusted, login or
+    sender refused): the server's state, never one mail's fate. ``fix`` says what an
+    administrator should check."""
+
+    def __init__(self, message: str, fix: str = "") -> None:
+        super().__init__(message)
+        self.fix = fix
+
+
+class MailServerDownError(MailServerError, MailTransientError):
+    """The server does not answer (refused connection, DNS, timeout): it may come back."""
+
+
+class MailSetupError(MailServerError, MailPermanentError):
+    """The server answers but refuses us (certificate, login, sender): only a change of
+    settings (ours or the server's) helps."""
+
+
 class RenderError(PbemError):
     """An SVG could not be rasterised."""
 

@@ -29,7 +29,7 @@ from typing import Any, Literal, TypeVar
 import aioimaplib
 from aioimaplib.aioimaplib import STOP_WAIT_SERVER_PUSH, Command
 
-from pbem.errors import MailPermanentError, MailTransientError
+from pbem.errors import MailPermanentError, MailSetupError, MailTransientError
 
 from .transport import FetchedMail
 
@@ -127,6 +127,20 @@ def _fail_pending(client: aioimaplib.IMAP4, exc: Exception | None) -> None:
             pass
 
 
+async def _settle(task: "asyncio.Future[Any]") -> None:
+    """End an IDLE task we no longer wait for and retrieve its outcome: a dropped connection
+    fails it with aioimaplib's Abort, which asyncio would otherwise log as "Task exception
+    was never retrieved" with a traceback on every server restart."""
+    def retrieve(done: "asyncio.Future[Any]") -> None:
+        if not done.cancelled() and done.exception() is not None:
+            log.debug("IMAP IDLE ended with %r", done.exception())
+
+    task.add_done_callback(retrieve)
+    if not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=1.0)
+
+
 class ImapInbox:
     """Inbox over IMAP (see the module docstring for the guarantees)."""
 
@@ -149,6 +163,7 @@ class ImapInbox:
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
         max_batch: int = 200,
+        setting: str = "mail.imap",
     ) -> None:
         if security not in ("none", "starttls", "tls"):
             raise ValueError(f"security must be none, starttls or tls, not {security!r}")
@@ -168,6 +183,7 @@ class ImapInbox:
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.max_batch = max(1, max_batch)
+        self.setting = setting  # the configuration section named in the hints of a failure
         self.uidvalidity: int | None = None
         self.uidvalidity_changes = 0
         self.reconnects = 0
@@ -178,6 +194,7 @@ class ImapInbox:
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()  # set by every other call: ends a running wait()
         self._connected_once = False
+        self._trouble_since: float | None = None  # one WARNING when trouble starts, one INFO when over
 
     # ------------------------------------------------------------------ plumbing
 
@@ -213,16 +230,17 @@ class ImapInbox:
             try:
                 await self._timed(client.wait_hello_from_server())
             except ssl.SSLError as exc:
-                raise MailPermanentError(
-                    f"TLS failure with IMAP {self.host}:{self.port}: {exc}") from exc
+                raise self._tls_failure(exc) from exc
             if self.security == "starttls":
                 await self._starttls(client)
             response = await self._timed(client.login(self.username, self.password))
             if response.result != "OK":
                 text = b" ".join(ln for ln in response.lines if isinstance(ln, bytes))
-                raise MailPermanentError(
+                raise MailSetupError(
                     f"IMAP login refused for {self.username!r} at {self.host}:{self.port}: "
-                    f"{response.result} {text.decode('utf-8', 'replace')}")
+                    f"{response.result} {text.decode('utf-8', 'replace')}",
+                    f"check the user and password in the environment variables named by "
+                    f"{self.setting}.username_env and {self.setting}.password_env")
             # capabilities recorded at login may be junk: ask again
             await self._timed(client.protocol.capability())
             response = await self._timed(client.select(self.mailbox))
@@ -251,12 +269,23 @@ class ImapInbox:
             transport = await self._timed(loop.start_tls(
                 proto.transport, proto, self._tls_context(), server_hostname=self.host))
         except ssl.SSLError as exc:
-            raise MailPermanentError(
-                f"TLS failure with IMAP {self.host}:{self.port}: {exc}") from exc
+            raise self._tls_failure(exc) from exc
         if transport is None:  # pragma: no cover - only if the loop refuses
             raise MailTransientError("STARTTLS: no transport")
         proto.transport = transport
         await self._timed(proto.capability())
+
+    def _tls_failure(self, exc: ssl.SSLError) -> MailSetupError:
+        at = f"{self.host}:{self.port}"
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            return MailSetupError(
+                f"TLS certificate of IMAP {at} not trusted: {exc.verify_message or exc}",
+                f"set {self.setting}.ca_file to the CA certificate that signed the server's "
+                f"certificate (or to the certificate itself), and check that {self.setting}.host "
+                f"is a name the certificate carries")
+        return MailSetupError(f"TLS failure with IMAP {at}: {exc}",
+                              f"check {self.setting}.security for this port (\"tls\" on 993, "
+                              f"\"starttls\" on 143)")
 
     def _note_uidvalidity(self, lines: list[Any]) -> None:
         value = None
@@ -294,9 +323,24 @@ class ImapInbox:
         self._client = None
         self._lost = None
 
+    def _trouble(self, what: str, exc: BaseException | None) -> None:
+        """Log the start of an outage once (a server restart must not flood the log)."""
+        if self._trouble_since is None:
+            self._trouble_since = time.monotonic()
+            log.warning("IMAP %s:%s: %s%s; reconnecting with backoff (mail waits on the server)",
+                        self.host, self.port, what, f": {exc!r}" if exc is not None else "")
+        else:
+            log.debug("IMAP %s:%s: %s: %r", self.host, self.port, what, exc)
+
+    def _recovered(self) -> None:
+        if self._trouble_since is not None:
+            log.info("IMAP %s:%s answers again (after %.0f s); mailbox %s selected", self.host, self.port,
+                     time.monotonic() - self._trouble_since, self.mailbox)
+            self._trouble_since = None
+
     async def _ensure(self) -> aioimaplib.IMAP4:
         if self._client is not None and self._lost is not None and self._lost.is_set():
-            log.info("IMAP connection to %s:%s was lost", self.host, self.port)
+            self._trouble("the connection was lost", None)
             self._discard()
         if self._client is None:
             if self._connected_once:
@@ -311,15 +355,17 @@ class ImapInbox:
         for attempt in range(self.retries + 1):
             try:
                 client = await self._ensure()
-                return await op(client)
-            except MailPermanentError:
+                result = await op(client)
+                self._recovered()
+                return result
+            except MailPermanentError as exc:
                 self._discard()
+                self._trouble(f"{what} refused", exc)
                 raise
             except Exception as exc:  # timeouts, OSError, aioimaplib aborts, NO/BAD
                 last = exc
                 self._discard()
-                log.warning("IMAP %s at %s:%s failed (attempt %d/%d): %r", what, self.host,
-                            self.port, attempt + 1, self.retries + 1, exc)
+                self._trouble(f"{what} failed (attempt {attempt + 1}/{self.retries + 1})", exc)
                 if attempt < self.retries:
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, self.backoff_max)
@@ -429,10 +475,10 @@ class ImapInbox:
         except MailPermanentError:
             raise
         except MailTransientError as exc:
-            log.warning("IMAP wait: %s", exc)
+            self._trouble("waiting for mail failed", exc)
             await self._sleep(min(deadline - time.monotonic(), self.backoff_max))
         except Exception as exc:
-            log.warning("IMAP wait failed: %r", exc)
+            self._trouble("waiting for mail failed", exc)
             self._discard()
             await self._sleep(min(deadline - time.monotonic(), self.backoff_max))
 
@@ -487,6 +533,7 @@ class ImapInbox:
                     if fut not in done:
                         fut.cancel()
                 if lost_wait is not None and lost_wait in done:
+                    self._trouble("the connection was lost during IDLE", None)
                     self._discard()
                     return True
                 if push not in done:
@@ -507,6 +554,7 @@ class ImapInbox:
                     log.info("IMAP IDLE did not end cleanly: %r", exc)
                     self._discard()
                     pushed = True
+            await _settle(idle_task)
         return pushed
 
     async def _poll(self, deadline: float) -> None:

@@ -5,9 +5,13 @@ aiosmtplib 5.1 failure map (mail.md) → what the caller sees:
 * some recipients refused → ``SendResult`` with per-recipient statuses (no exception);
 * every recipient refused → MailTransientError (all 4xx) / MailPermanentError (all 5xx),
   mixed codes → ``SendResult``;
-* MAIL FROM / DATA refused → 4xx transient, 5xx permanent (530: STARTTLS required);
-* bad login (535 …) → MailPermanentError; certificate errors → MailPermanentError;
-* connect refused, timeouts, disconnects → MailTransientError;
+* DATA refused → 4xx transient, 5xx permanent; MAIL FROM refused → 4xx transient,
+  5xx MailSetupError (the envelope sender is the same for every mail: a setting);
+* the server cannot be used at all — the server's state, never one mail's fate, each with
+  a ``fix`` for the administrator: bad login (535 …), certificate not trusted, no STARTTLS
+  → MailSetupError (a MailPermanentError); refused connection, unknown host, timeouts
+  while connecting → MailServerDownError (a MailTransientError);
+* disconnects during the transaction → MailTransientError;
 * read timeout after DATA was sent → MailMaybeDeliveredError (a MailTransientError):
   the mail may have gone, a retry may duplicate it.
 """
@@ -15,8 +19,8 @@ aiosmtplib 5.1 failure map (mail.md) → what the caller sees:
 from __future__ import annotations
 
 import asyncio
-
 import logging
+import socket
 import ssl
 from collections.abc import Sequence
 from typing import Literal
@@ -26,6 +30,9 @@ import aiosmtplib
 from pbem.errors import (
     MailMaybeDeliveredError,
     MailPermanentError,
+    MailServerDownError,
+    MailServerError,
+    MailSetupError,
     MailTransientError,
 )
 
@@ -56,7 +63,9 @@ class SmtpSender:
 
     ``security``: "none" (plain, e.g. loopback), "starttls" (required, port 587 style) or
     "tls" (implicit TLS, port 465 style). ``ssl_context`` overrides certificate checks
-    (tests with a self-signed certificate pass one with their CA loaded).
+    (tests with a self-signed certificate pass one with their CA loaded). ``local_hostname``
+    is the name given in EHLO (``mail.smtp.helo_name``); ``setting`` names the configuration
+    section in the hints of a failure (``MailServerError.fix``).
     """
 
     def __init__(
@@ -70,6 +79,7 @@ class SmtpSender:
         *,
         ssl_context: ssl.SSLContext | None = None,
         local_hostname: str | None = None,
+        setting: str = "mail.smtp",
     ) -> None:
         if security not in ("none", "starttls", "tls"):
             raise ValueError(f"security must be none, starttls or tls, not {security!r}")
@@ -81,6 +91,7 @@ class SmtpSender:
         self.timeout = timeout
         self.ssl_context = ssl_context
         self.local_hostname = local_hostname
+        self.setting = setting
         self._idle: aiosmtplib.SMTP | None = None
 
     async def _reusable(self) -> aiosmtplib.SMTP | None:
@@ -123,25 +134,11 @@ class SmtpSender:
         reused = await self._reusable()
         client = reused or self._client()
         try:
-            try:
-                if reused is None:
+            if reused is None:
+                try:
                     await client.connect()
-            except aiosmtplib.SMTPAuthenticationError as exc:
-                raise MailPermanentError(
-                    f"SMTP login refused for {self.username!r} at {self.host}:{self.port}: "
-                    f"{exc.code} {exc.message}") from exc
-            except aiosmtplib.SMTPResponseException as exc:
-                _raise_for(exc.code, exc.message, f"SMTP {self.host}:{self.port} refused us")
-            except ssl.SSLCertVerificationError as exc:
-                raise MailPermanentError(
-                    f"TLS certificate of {self.host}:{self.port} not trusted: {exc}") from exc
-            except ssl.SSLError as exc:
-                raise MailPermanentError(f"TLS failure with {self.host}:{self.port}: {exc}") from exc
-            except aiosmtplib.SMTPNotSupported as exc:
-                raise MailPermanentError(f"SMTP {self.host}:{self.port}: {exc}") from exc
-            except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
-                raise MailTransientError(
-                    f"cannot connect to SMTP {self.host}:{self.port}: {exc!r}") from exc
+                except Exception as exc:
+                    raise self._connect_failure(exc) from exc
             result = await self._transaction(client, mail_from, recipients, raw)
         except BaseException:
             # After a failure (a stalled DATA above all) QUIT would wait a whole timeout again.
@@ -158,6 +155,61 @@ class SmtpSender:
                     client.close()
         return result
 
+    @property
+    def server(self) -> str:
+        """How logs and the status output name this server."""
+        return f"SMTP {self.host}:{self.port}"
+
+    def _connect_failure(self, exc: BaseException) -> MailServerError:
+        """What went wrong before any mail was offered, and what to fix: the server's state."""
+        where, at = self.setting, f"{self.host}:{self.port}"
+        causes: list[BaseException] = []
+        seen: BaseException | None = exc
+        while seen is not None and len(causes) < 5:
+            causes.append(seen)
+            seen = seen.__cause__ or seen.__context__
+        cert = next((c for c in causes if isinstance(c, ssl.SSLCertVerificationError)), None)
+        if cert is not None:
+            return MailSetupError(
+                f"TLS certificate of SMTP {at} not trusted: {cert.verify_message or cert}",
+                f"set {where}.ca_file to the CA certificate that signed the server's certificate "
+                f"(or to the certificate itself), and check that {where}.host is a name the "
+                f"certificate carries")
+        if isinstance(exc, aiosmtplib.SMTPAuthenticationError):
+            return MailSetupError(
+                f"SMTP login refused for {self.username!r} at {at}: {exc.code} {exc.message}",
+                f"check the user and password in the environment variables named by "
+                f"{where}.username_env and {where}.password_env")
+        tls = next((c for c in causes if isinstance(c, ssl.SSLError)), None)
+        if tls is not None:
+            return MailSetupError(
+                f"TLS failure with SMTP {at}: {tls}",
+                f"check {where}.security for this port (\"tls\" on 465, \"starttls\" on 587)")
+        if isinstance(exc, aiosmtplib.SMTPNotSupported):
+            return MailSetupError(
+                f"SMTP {at}: {exc}",
+                f"check {where}.security for this port (\"tls\" on 465, \"starttls\" on 587) "
+                f"and whether the server needs a login ({where}.username_env)")
+        dns = next((c for c in causes if isinstance(c, socket.gaierror)), None)
+        if dns is not None:
+            return MailServerDownError(
+                f"cannot connect to SMTP {at}: the name does not resolve ({dns})",
+                f"check {where}.host and the machine's DNS")
+        if isinstance(exc, aiosmtplib.SMTPResponseException):
+            text = f"SMTP {at} refused us: {exc.code} {exc.message}"
+            if 400 <= exc.code < 500:
+                return MailServerDownError(text, "the server is busy or unwell: it is tried again")
+            return MailSetupError(text, f"read the server's answer; check {where}.username_env and "
+                                        f"{where}.security")
+        if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+            return MailServerDownError(
+                f"cannot connect to SMTP {at}: no answer ({exc})",
+                f"check that the server runs and {where}.host and {where}.port are right "
+                f"(a firewall that drops packets looks like this)")
+        return MailServerDownError(
+            f"cannot connect to SMTP {at}: {exc}",
+            f"check that the server runs and listens on {where}.host and {where}.port")
+
     async def _transaction(self, client: aiosmtplib.SMTP, mail_from: str,
                            recipients: list[str], raw: bytes) -> SendResult:
         phase = "MAIL FROM"
@@ -168,6 +220,13 @@ class SmtpSender:
             try:
                 await client.mail(mail_from, options=options)
             except aiosmtplib.SMTPResponseException as exc:
+                if exc.code >= 500:  # the same envelope sender for every mail: a setting
+                    raise MailSetupError(
+                        f"SMTP {self.host}:{self.port} refused the sender {mail_from!r}: "
+                        f"{exc.code} {exc.message}",
+                        f"allow the SMTP login to send as {mail_from} (server.bounce_address; "
+                        f"Postfix: smtpd_sender_login_maps), or log in ({self.setting}.username_env)"
+                    ) from exc
                 _raise_for(exc.code, exc.message, f"sender {mail_from!r} refused")
             phase = "RCPT TO"
             results: dict[str, RecipientResult] = {}

@@ -3,6 +3,7 @@ sends the same mail twice to someone who already has it."""
 
 from __future__ import annotations
 
+import email.utils
 import json
 from typing import Literal, Sequence
 
@@ -26,6 +27,12 @@ def subject(game: Game | None, what: str, turn: int | None = None, lang: str = "
     return " ".join(parts) + f" — {what}"
 
 
+def from_header(ctx: Context) -> str:
+    """``"Club PBEM" <pbem@club.example.org>``: the club's name (``server.name``) shows in
+    players' mail clients; the address alone is what they answer to."""
+    return email.utils.formataddr((ctx.config.server.name, ctx.config.server.address))
+
+
 def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, kind: str,
           game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
           references: Sequence[str] = (),
@@ -35,7 +42,7 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
     address carries ``Reply-To: <the seat's token address>`` (unless ``reply_to`` is given)."""
     reply_to = reply_to or tokens.reply_to_for(session, ctx, game, to)
     message_id, raw = compose(
-        sender=ctx.config.server.address, to=to, subject=subject, text=text, attachments=tuple(attachments),
+        sender=from_header(ctx), to=to, subject=subject, text=text, attachments=tuple(attachments),
         in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
         game_id=game.id if game is not None else None, domain=ctx.config.server.domain, date=ctx.now(),
         extra_headers=(("Reply-To", reply_to),) if reply_to else ())

@@ -1,8 +1,12 @@
 """The outbox: every mail we send is first a row, written in the same transaction
 as the change it reports, with its Message-ID and bytes fixed at that moment.
 
-`drain` sends due rows and marks each after its own 250.  Transient failures back
-off exponentially; permanent ones fail the row.  A crash between the server's 250
+`drain` sends due rows, oldest first, and marks each after its own 250.  A server that
+cannot be used at all (unreachable, certificate, login, sender) is the server's state
+(`ServerHealth`): nothing fails, the server is probed with backoff, and when it answers
+again everything waiting goes out at once.  An answer about one mail (4xx/5xx to RCPT or
+DATA) is that mail's: 4xx backs off exponentially, 5xx fails the row.  A reminder whose
+deadline passed while it waited is dropped, not sent late.  A crash between the server's 250
 and our commit re-sends one mail with the same Message-ID: the one documented
 duplicate (see docs/mail.md).
 """
@@ -11,14 +15,15 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import timedelta
-from typing import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Sequence
 
 from sqlmodel import Session, col, select
 
-from pbem.config import parse_duration
-from pbem.db.models import OutboxMail
-from pbem.errors import MailPermanentError, MailTransientError
+from pbem.config import format_duration, parse_duration
+from pbem.db.models import Game, OutboxMail, PhaseRow
+from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
 from pbem.service.context import Context
@@ -46,8 +51,11 @@ def pending(ctx: Context, limit: int = 100) -> list[OutboxMail]:
 
 
 def _backoff(ctx: Context, attempts: int) -> timedelta:
-    first = parse_duration(ctx.config.outbox.retry_first)
-    cap = parse_duration(ctx.config.outbox.retry_max)
+    return _doubling(parse_duration(ctx.config.outbox.retry_first), parse_duration(ctx.config.outbox.retry_max),
+                     attempts)
+
+
+def _doubling(first: timedelta, cap: timedelta, attempts: int) -> timedelta:
     delay = first
     for _ in range(max(attempts - 1, 0)):  # doubling, stopped at the cap (2**n would overflow)
         if delay >= cap:
@@ -80,32 +88,212 @@ def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool
         s.commit()
 
 
-async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100) -> int:
-    """Send what is due; returns how many rows were sent."""
-    sent = 0
-    for row in pending(ctx, limit):
-        assert row.id is not None
-        recipients = json.loads(row.recipients_json)
-        try:
-            result = await outgoing.send(row.mail_from, recipients, row.raw)
-        except MailTransientError as exc:
-            log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
-            _record(ctx, row.id, "queued", str(exc), retry=True)
-            break  # the server is unwell: try the rest later
-        except MailPermanentError as exc:
-            log.error("outbox %s: permanent failure: %s", row.message_id, exc)
-            _record(ctx, row.id, "failed", str(exc))
-            continue
-        checkpoint("outbox.after-send")
-        if result.all_sent:
-            _record(ctx, row.id, "sent")
-            sent += 1
-        elif result.transient:
-            _record(ctx, row.id, "queued", _summary(result), retry=True)
+@dataclass
+class ServerHealth:
+    """What the daemon knows about one SMTP server between drains.
+
+    A failure to use the server at all (refused connection, unknown host, certificate not
+    trusted, login or sender refused) is the server's state, never one mail's fate: the mail
+    stays queued and the server is probed again — one attempt, not one per mail (a server
+    that locks out after failed logins must not ban us) — after a backoff doubling from
+    ``outbox.retry_first`` up to ``outbox.probe_max``.
+    """
+
+    name: str = "SMTP"
+    down_since: datetime | None = None
+    failures: int = 0
+    next_probe: datetime | None = None
+    error: str = ""
+    fix: str = ""
+
+    @property
+    def down(self) -> bool:
+        return self.down_since is not None
+
+    def status(self) -> dict[str, Any]:
+        """For the status output (``serve --once``): what is wrong and what to fix."""
+        return {"server": self.name, "ok": not self.down, "since": _iso(self.down_since),
+                "failures": self.failures, "next_probe": _iso(self.next_probe), "error": self.error,
+                "fix": self.fix}
+
+    def problem(self) -> str:
+        return f"{self.error} — to fix: {self.fix}" if self.fix else self.error
+
+    def failed(self, ctx: Context, exc: MailServerError) -> None:
+        now = ctx.now()
+        first = not self.down or self.error != str(exc)
+        if self.down_since is None:
+            self.down_since = now
+        self.failures += 1
+        self.error, self.fix = str(exc), exc.fix
+        delay = _doubling(parse_duration(ctx.config.outbox.retry_first), parse_duration(ctx.config.outbox.probe_max),
+                          self.failures)
+        self.next_probe = now + delay
+        if first:  # one line per new problem, not one per probe
+            log.warning("%s cannot be used; mail waits in the outbox, next try in %s: %s",
+                        self.name, format_duration(delay), self.problem())
         else:
-            # One recipient a row: it was refused for good.
-            _record(ctx, row.id, "failed", _summary(result))
-    return sent
+            log.debug("%s still cannot be used (%d tries): %s", self.name, self.failures, exc)
+
+    def recovered(self, ctx: Context, waiting: int) -> None:
+        if self.down_since is not None:
+            log.info("%s answers again after %s; sending the %d mails waiting, oldest first", self.name,
+                     format_duration(ctx.now() - self.down_since), waiting)
+        self.down_since, self.failures, self.next_probe, self.error, self.fix = None, 0, None, "", ""
+
+
+def _iso(when: datetime | None) -> str | None:
+    return when.isoformat() if when is not None else None
+
+
+def _release_waiting(ctx: Context) -> int:
+    """After an outage, every queued mail is due at once (none waits out a backoff the
+    outage made); returns how many are queued."""
+    with ctx.session() as s:
+        rows = list(s.exec(select(OutboxMail).where(OutboxMail.status == "queued")))
+        now = ctx.now()
+        for row in rows:
+            if row.next_attempt_at is None or row.next_attempt_at > now:
+                row.next_attempt_at = now
+                s.add(row)
+        s.commit()
+        return len(rows)
+
+
+def _note_probe(ctx: Context, row_id: int, error: str) -> None:
+    """The mail that served as the probe keeps its place: not failed, not delayed, and not
+    counted as tried (``give_up`` counts the mail's own refusals, never the server's outage)."""
+    with ctx.session() as s:
+        row = s.get(OutboxMail, row_id)
+        if row is not None:
+            row.last_error = error
+            s.add(row)
+            s.commit()
+
+
+def _stale_reminder(ctx: Context, row: OutboxMail) -> str:
+    """Why a reminder must not go out any more ("" if it still may): its deadline passed,
+    or the phase it was about has ended. A reminder after the report only confuses."""
+    if row.kind != "reminder" or row.game_id is None:
+        return ""
+    with ctx.session() as s:
+        game = s.get(Game, row.game_id)
+        if game is None:
+            return "the game no longer exists"
+        phase = s.exec(select(PhaseRow).where(PhaseRow.game_id == game.id,
+                                              PhaseRow.seq == game.phase_seq)).first()
+        created = row.created_at
+        if phase is None or phase.resolved_at is not None or game.status == "finished":
+            return "the turn it was about is over"
+        if created is not None and phase.opened_at is not None and phase.opened_at > created:
+            return "the turn it was about is over"
+        if phase.deadline is not None and phase.deadline <= ctx.now():
+            return "its deadline has passed"
+    return ""
+
+
+def _drop(ctx: Context, row_id: int, why: str) -> None:
+    with ctx.session() as s:
+        row = s.get(OutboxMail, row_id)
+        if row is not None:
+            row.status, row.last_error = "dropped", f"not sent: {why}"
+            s.add(row)
+            s.commit()
+            log.info("outbox %s: reminder dropped, not sent late: %s", row.message_id, why)
+
+
+async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None) -> int:
+    """Send what is due, oldest first; returns how many rows were sent.
+
+    ``health`` is the server's state kept between drains (the daemon keeps one per server):
+    while the server cannot be used nothing is tried before its next probe, and the error
+    (MailServerError, with what to fix) is raised for the caller's status output.
+    """
+    health = health if health is not None else ServerHealth()
+    if health.down and health.next_probe is not None and ctx.now() < health.next_probe:
+        raise _still_down(health)
+    sent = 0
+    while True:
+        rows = pending(ctx, limit)
+        released = False
+        for row in rows:
+            assert row.id is not None
+            why = _stale_reminder(ctx, row)
+            if why:
+                _drop(ctx, row.id, why)
+                continue
+            recipients = json.loads(row.recipients_json)
+            try:
+                result = await outgoing.send(row.mail_from, recipients, row.raw)
+            except MailServerError as exc:
+                _note_probe(ctx, row.id, str(exc))
+                health.failed(ctx, exc)
+                raise
+            except MailTransientError as exc:
+                log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
+                _record(ctx, row.id, "queued", str(exc), retry=True)
+                return sent  # the server is unwell: try the rest later
+            except MailPermanentError as exc:
+                log.error("outbox %s: permanent failure: %s", row.message_id, exc)
+                _record(ctx, row.id, "failed", str(exc))
+                continue
+            if health.down:
+                health.recovered(ctx, _release_waiting(ctx))
+                released = True  # what the outage held back is due now: read the queue again
+            checkpoint("outbox.after-send")
+            if result.all_sent:
+                _record(ctx, row.id, "sent")
+                sent += 1
+            elif result.transient:
+                _record(ctx, row.id, "queued", _summary(result), retry=True)
+            else:
+                # One recipient a row: it was refused for good.
+                _record(ctx, row.id, "failed", _summary(result))
+        # every row above left the due set (sent, failed, dropped or backed off): this ends
+        if len(rows) < limit and not released:
+            return sent
+
+
+def _still_down(health: ServerHealth) -> MailServerError:
+    return MailServerError(f"{health.error} (next try at {_iso(health.next_probe)})", health.fix)
+
+
+def requeue(ctx: Context, *, message_ids: Sequence[str] = (), game_id: str | None = None,
+            kind: str | None = None) -> list[OutboxMail]:
+    """Put failed mail back in the queue (``pbem outbox retry``): due now, attempts from zero.
+    Without ``message_ids`` every failed mail (of ``game_id``/``kind`` when given)."""
+    with ctx.session() as s:
+        stmt = select(OutboxMail).where(OutboxMail.status == "failed")
+        if message_ids:
+            wanted = [m if m.startswith("<") else f"<{m}>" for m in message_ids]
+            stmt = stmt.where(col(OutboxMail.message_id).in_(wanted))
+        if game_id:
+            stmt = stmt.where(OutboxMail.game_id == game_id)
+        if kind:
+            stmt = stmt.where(OutboxMail.kind == kind)
+        rows = list(s.exec(stmt.order_by(col(OutboxMail.id))))
+        now = ctx.now()
+        for row in rows:
+            row.status, row.attempts, row.next_attempt_at = "queued", 0, now
+            row.created_at = now  # give_up counts from the retry, not from the first try
+            row.last_error = f"requeued after: {row.last_error}"[:2000]
+            s.add(row)
+        s.commit()
+        for row in rows:
+            s.refresh(row)
+        return rows
+
+
+def listing(ctx: Context, *, status: str | None = None, game_id: str | None = None,
+            limit: int = 50) -> list[OutboxMail]:
+    """The newest outbox rows (``pbem outbox list``), newest first."""
+    with ctx.session() as s:
+        stmt = select(OutboxMail)
+        if status:
+            stmt = stmt.where(OutboxMail.status == status)
+        if game_id:
+            stmt = stmt.where(OutboxMail.game_id == game_id)
+        return list(s.exec(stmt.order_by(col(OutboxMail.id).desc()).limit(limit)))
 
 
 def _summary(result: SendResult) -> str:

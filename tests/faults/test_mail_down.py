@@ -61,8 +61,10 @@ async def _scenario(stack: Stack, how: str) -> None:
     sheets = stack.on_file(0)
     assert sheets["north"].source == "mail" and sheets["south"].source == "default"
     waiting = [r for r in stack.outbox() if r.status == "queued"]
-    # the first row was tried and failed (transient: the rest wait behind it), none was lost
-    assert waiting[0].attempts == 1 and "SMTP" in waiting[0].last_error
+    # the first row served as the probe of the server (the rest wait behind it), none was lost and
+    # none counts an attempt of its own: the outage is the server's state (issue 23)
+    assert waiting[0].attempts == 0 and "SMTP" in waiting[0].last_error
+    assert summary.servers and summary.servers[0]["ok"] is False and summary.servers[0]["fix"]
     kinds = sorted((r.kind, json.loads(r.recipients_json)[0]) for r in waiting)
     assert ("report", SEATS["north"]) in kinds and ("report", SEATS["south"]) in kinds
     assert ("notice", SEATS["south"]) in kinds  # the missed deadline
@@ -75,7 +77,7 @@ async def _scenario(stack: Stack, how: str) -> None:
         stack.imap_proxy.blackhole(False)
         stack.smtp_proxy.blackhole(False)
         stack.imap_proxy.cut_all()
-    stack.clock.advance(minutes=1)  # the backoff of the first failed attempt
+    stack.clock.advance(minutes=1)  # the server's next probe
     await stack.run_until(lambda: all(r.status == "sent" for r in stack.outbox()))
     verdict = await check_exactly_once(stack)
     assert verdict.rolls == 1
