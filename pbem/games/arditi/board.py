@@ -77,6 +77,28 @@ class Board:
     def adjacent(self, a: int, b: int) -> bool:
         return b in self._neighbours.get(a, frozenset())
 
+    @cached_property
+    def _distances(self) -> dict[int, dict[int, int]]:
+        out: dict[int, dict[int, int]] = {}
+        for start in range(1, self.size + 1):
+            dist = {start: 0}
+            frontier = [start]
+            while frontier:
+                nxt = []
+                for sq in frontier:
+                    for n in self._neighbours[sq]:
+                        if n not in dist:
+                            dist[n] = dist[sq] + 1
+                            nxt.append(n)
+                frontier = nxt
+            out[start] = dist
+        return out
+
+    def distance(self, a: int, b: int) -> int:
+        """Steps from ``a`` to ``b`` on the empty board (the steps a corteo walks, across the
+        edges of the sphere too): the measure of "la guardia più vicina"."""
+        return self._distances[a][b]
+
     def direction(self, a: int, b: int) -> str | None:
         """The direction of the step from ``a`` to its neighbour ``b`` (None if not adjacent)."""
         for d, n in self._links[a].items():

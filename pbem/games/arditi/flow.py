@@ -16,7 +16,6 @@ from pbem.games.arditi.position import Table, Work, frozen_state
 from pbem.games.arditi.state import (
     Corteo,
     Draw,
-    Guard,
     MoveRecord,
     Party,
     PoliceAct,
@@ -26,7 +25,7 @@ from pbem.games.arditi.state import (
     SetupRecord,
     State,
 )
-from pbem.games.arditi.tables import NUMBERS, PIECE, PIECES
+from pbem.games.arditi.tables import NUMBERS, PIECES
 
 
 def draw(bag: list[int], dice: Dice, purpose: str) -> int | None:
@@ -124,7 +123,7 @@ def new_round(state: State, dice: Dice) -> State:
 
 def guards_due(state: State) -> int:
     """One guard for each corteo of at least 7 militants."""
-    return sum(1 for p in state.parties if p.corteo.militants >= NUMBERS.police_threshold)
+    return Table(state).guards_due()
 
 
 def police_needed(state: State) -> bool:
@@ -133,56 +132,55 @@ def police_needed(state: State) -> bool:
 
 def police_step(state: State, dice: Dice) -> State:
     """The round's police step ("la ronda"): the guards on the board are made as many as the
-    cortei of at least 7 militants (the lowest-ranked enter first, the highest-ranked leave
-    first); then each guard, from the lowest rank up, draws a number and goes to that square:
-    a free square is a roadblock, a militant there is arrested (and its corteo is cut)."""
+    cortei of at least 7 militants (the lowest-ranked enter first); then each guard, from the
+    lowest rank up, draws a number and goes to that square: a free square is a roadblock, a
+    militant there is arrested (and its corteo is cut; if a corteo of 7 falls short, the
+    nearest guard leaves at once, and does not move if its turn had not come)."""
     table = Table(state)
     bag = list(state.bag)
-    due = guards_due(state)
-    guards = sorted(state.guards, key=lambda g: PIECE[g.piece].rank)
+    due = table.guards_due()
     left: list[str] = []
-    while len(guards) > due:
-        gone = guards.pop()
-        left.append(gone.piece)
-        if gone.square is not None:
-            table.guards.pop(gone.square, None)
+    # Guards leave as soon as a corteo is dismembered (`Table.dismiss_guards`), so there is
+    # nothing to take away here, except in a game saved before they did: highest rank first.
+    while len(table.guards) + len(table.unplaced) > due:
+        gone = table.guard_list()[-1].piece
+        table.remove_guard(gone)
+        left.append(gone)
     entered: list[str] = []
-    present = {g.piece for g in guards}
+    present = {g.piece for g in table.guard_list()}
     for piece in PIECES:
-        if len(guards) >= due:
+        if len(present) >= due:
             break
         if piece.name not in present:
-            guards.append(Guard(piece.name, None))
+            table.unplaced.append(piece.name)
+            present.add(piece.name)
             entered.append(piece.name)
-    guards.sort(key=lambda g: PIECE[g.piece].rank)
     acts: list[PoliceAct] = []
-    moved: list[Guard] = []
-    for g in guards:
+    for g in table.guard_list():
+        if g.piece not in {h.piece for h in table.guard_list()}:
+            continue  # it left the board when an earlier guard's arrest cut a corteo
         n = draw(bag, dice, f"police {g.piece}")
         if n is None:
             acts.append(PoliceAct(g.piece, None, g.square, g.square, "empty-bag"))
-            moved.append(g)
             continue
         leader = table.committee_at(n)
         if leader is not None or n in table.numbers or n in table.guards:
             # A committee is not a militant: the guard does not go there and stays where it
             # was. (A number or a guard cannot be there: their numbers are out of the bag.)
             acts.append(PoliceAct(g.piece, n, g.square, g.square, "committee" if leader else "held", leader))
-            moved.append(g)
             continue
-        if g.square is not None:
-            table.guards.pop(g.square, None)
+        table.remove_guard(g.piece)
+        table.guards[n] = g.piece
         arrested = table.remove_piece(n)
         if arrested is not None:
-            seat = arrested[0]
+            seat, _, pieces = arrested
             table.sides[seat].arrested += 1
-            acts.append(PoliceAct(g.piece, n, g.square, n, "arrest", seat))
+            dismissed = table.dismiss_guards(n, pieces)
+            acts.append(PoliceAct(g.piece, n, g.square, n, "arrest", seat, dismissed))
         else:
             acts.append(PoliceAct(g.piece, n, g.square, n, "block"))
-        table.guards[n] = g.piece
-        moved.append(Guard(g.piece, n))
     record = PoliceRecord(state.round, tuple(entered), tuple(left), tuple(acts))
-    new = frozen_state(state, table, bag=tuple(bag), guards=tuple(moved), police=record)
+    new = frozen_state(state, table, bag=tuple(bag), police=record)
     if not new.bag:
         return game_over(new, "bag")
     return new_round(new, dice)

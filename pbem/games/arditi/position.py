@@ -10,19 +10,22 @@ random and automatic orders all use it, so they agree by construction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.core.i18n import Message, msg
 from pbem.games.arditi.board import BOARD
+from pbem.games.arditi.guards import nearest_guard
 from pbem.games.arditi.state import (
     Action,
     Clash,
     Corteo,
+    Guard,
     Party,
     Rejoin,
     State,
 )
-from pbem.games.arditi.tables import NUMBERS
+from pbem.games.arditi.tables import NUMBERS, PIECE
 
 
 @dataclass
@@ -48,6 +51,24 @@ class Line:
     def frozen(self) -> Corteo:
         behind = self.behind if len(self.squares) == 1 else None
         return Corteo(tuple(self.squares), self.committee, behind)
+
+    def advance(self, ahead: list[int], drop_tail: bool) -> None:
+        """The front gains ``ahead`` (the new front first); the tail is lifted if ``drop_tail``.
+
+        Which piece moves ("per ogni passo devi togliere l'ultima pedina in coda e disporla
+        sopra una delle tre case libere confinanti con la testa"): a committee at the head is
+        the head and moves (the last militant takes the square it leaves); a committee inside
+        the corteo stays on its square, since only the last piece moves; a committee that is
+        itself the last piece is the one lifted and put at the head ("In condizioni normali
+        l'ultima pedina del corteo viene spostata in testa").
+        """
+        last = len(self.squares) - 1
+        c = self.committee
+        self.squares = ahead + (self.squares[:-1] if drop_tail else self.squares)
+        if c == 0 or (drop_tail and c == last):
+            self.committee = 0
+        else:
+            self.committee = c + len(ahead)
 
 
 @dataclass
@@ -76,6 +97,7 @@ class Table:
         self.order: tuple[str, ...] = ()
         self.numbers: set[int] = set()
         self.guards: dict[int, str] = {}  # square -> piece
+        self.unplaced: list[str] = []  # guards in play that stand on no square (yet)
         self.at: dict[int, str] = {}  # square -> seat, for every corteo piece (led or headless)
         if state is not None:
             self.order = state.seats
@@ -91,6 +113,7 @@ class Table:
                         self.at[sq] = p.seat
             self.numbers = set(state.numbers)
             self.guards = {g.square: g.piece for g in state.guards if g.square is not None}
+            self.unplaced = [g.piece for g in state.guards if g.square is None]
 
     def copy(self) -> Table:
         t = Table.__new__(Table)
@@ -98,11 +121,17 @@ class Table:
         t.order = self.order
         t.numbers = set(self.numbers)
         t.guards = dict(self.guards)
+        t.unplaced = list(self.unplaced)
         t.at = dict(self.at)
         return t
 
     def parties(self) -> tuple[Party, ...]:
         return tuple(self.sides[s].frozen() for s in self.order if s in self.sides)
+
+    def guard_list(self) -> tuple[Guard, ...]:
+        """The guards in play, lowest rank first."""
+        out = [Guard(p, sq) for sq, p in self.guards.items()] + [Guard(p, None) for p in self.unplaced]
+        return tuple(sorted(out, key=lambda g: PIECE[g.piece].rank))
 
     # -- what is where ---------------------------------------------------------------
     def occupant(self, sq: int) -> str | None:
@@ -125,10 +154,54 @@ class Table:
     def own_neighbours(self, seat: str, sq: int) -> int:
         return sum(1 for n in BOARD.neighbours(sq) if self.at.get(n) == seat)
 
+    def coils(self, seat: str, add: list[int], remove: list[int]) -> int | None:
+        """The coil rule ("Nessuna pedina può trovarsi su casa confinante nello stesso momento
+        con più di altre 2 pedine dello stesso colore"): after adding and removing pieces of
+        ``seat``, a square of its colour next to more than 2 others of its colour, or None.
+        Only the added pieces and their neighbours can have gained a neighbour."""
+        gone = set(remove) - set(add)
+        added = set(add)
+
+        def own(q: int) -> bool:
+            return (self.at.get(q) == seat and q not in gone) or q in added
+
+        check = set(added)
+        for a in added:
+            check.update(n for n in BOARD.neighbours(a) if own(n))
+        for q in sorted(check):
+            if sum(1 for n in BOARD.neighbours(q) if own(n)) > 2:
+                return q
+        return None
+
+    # -- the police on the board ------------------------------------------------------
+    def guards_due(self) -> int:
+        """One guard for each corteo (the part with the committee) of at least 7 militants."""
+        return sum(1 for s in self.sides.values() if len(s.line.squares) - 1 >= NUMBERS.police_threshold)
+
+    def remove_guard(self, piece: str) -> None:
+        for sq, p in list(self.guards.items()):
+            if p == piece:
+                del self.guards[sq]
+        if piece in self.unplaced:
+            self.unplaced.remove(piece)
+
+    def dismiss_guards(self, cut: int, pieces: Sequence[int]) -> tuple[str, ...]:
+        """A corteo was just dismembered at ``cut`` into parts made of ``pieces``: while there
+        are more guards than cortei of 7, the nearest guard leaves ("Il numero di guardie sul
+        tabellone dev'essere sempre pari al numero dei cortei ..., se un corteo viene smembrato
+        la guardia più vicina può essere tolta dal tabellone")."""
+        gone: list[str] = []
+        while len(self.guards) + len(self.unplaced) > self.guards_due():
+            piece = nearest_guard(self.guard_list(), pieces, cut)
+            self.remove_guard(piece)
+            gone.append(piece)
+        return tuple(gone)
+
     # -- cutting a corteo in two ---------------------------------------------------------
-    def remove_piece(self, sq: int) -> tuple[str, bool] | None:
-        """Take the militant on ``sq`` off the board (an arrest). Returns (seat, was_led),
-        or None when there is no militant there (a committee is not a militant)."""
+    def remove_piece(self, sq: int) -> tuple[str, bool, tuple[int, ...]] | None:
+        """Take the militant on ``sq`` off the board (an arrest). Returns (seat, was_led, the
+        pieces of the parts it was cut into), or None when there is no militant there (a
+        committee is not a militant)."""
         seat = self.at.get(sq)
         if seat is None:
             return None
@@ -150,20 +223,21 @@ class Table:
                 lone_behind = BOARD.beyond(sq, back_part[0]) if len(back_part) == 1 else None
                 side.line = Line(back_part, line.committee - j - 1, lone_behind)
             del self.at[sq]
-            return seat, True
+            return seat, True, tuple(front_part + back_part)
         for i, part in enumerate(side.headless):
             if sq in part:
                 k = part.index(sq)
                 pieces = [p for p in (part[:k], part[k + 1:]) if p]
                 side.headless[i:i + 1] = pieces
                 del self.at[sq]
-                return seat, False
+                return seat, False, tuple(part[:k] + part[k + 1:])
         return None
 
     def split_at_committee(self, attacker: str, attacked: str) -> Clash:
         """A clash: the attacked committee leaves its square (the cut) and goes to the rear end
         of the larger part, onto a free square next to that end; that part marches from there
-        (its facing reversed); the other part is left without leadership."""
+        (its facing reversed); the other part is left without leadership. When a corteo of 7
+        falls short of 7, the nearest guard leaves the board."""
         side = self.sides[attacked]
         line = side.line
         c = line.committee
@@ -181,53 +255,76 @@ class Table:
         attacker_at = self.sides[attacker].line.committee_square
         for i in order:
             part, before = parts[i]
-            spot = self._spot_beyond(part[-1], before, cut)
+            other = parts[1 - i][0]
+            spot = self._spot_beyond(attacked, part[-1], before, cut, other)
             if spot is None:
                 continue
-            other = parts[1 - i][0]
             chain = [spot] + part[::-1]
             del self.at[cut]
             self.at[spot] = attacked
             side.line = Line(chain, 0, None)
             side.headless.append(list(other))
-            return Clash(attacker, attacked, cut, attacker_at, spot, tuple(chain), tuple(other))
+            dismissed = self.dismiss_guards(cut, chain + other)
+            return Clash(attacker, attacked, cut, attacker_at, spot, tuple(chain), tuple(other), dismissed)
         return Clash(attacker, attacked, cut, attacker_at, None)
 
-    def _spot_beyond(self, end: int, before: int, cut: int) -> int | None:
-        """Where a committee goes past the end ``end`` of a part (``before`` is the square on
-        the other side of ``end``): straight on if free, else the free neighbour with the
-        lowest number; never the cut itself."""
+    def _spot_beyond(self, seat: str, end: int, before: int, cut: int, other: list[int]) -> int | None:
+        """Where ``seat``'s committee goes past the end ``end`` of a part (``before`` is the
+        square on the other side of ``end``): straight on if it will do, else the free
+        neighbour with the lowest number that will. It will do if it is free and not the cut;
+        if it keeps the coil rule ("Nessuna pedina può trovarsi su casa confinante nello stesso
+        momento con più di altre 2 pedine dello stesso colore"), the cut being empty; and if it
+        touches no end of a headless part of its colour, ``other`` (the part it leaves) included:
+        a head next to an end is rejoined "da quel momento", so the corteo would not be split."""
+        ends = {p[0] for p in self.sides[seat].headless} | {p[-1] for p in self.sides[seat].headless}
+        if other:
+            ends |= {other[0], other[-1]}
+
+        def will_do(n: int | None) -> bool:
+            return (n is not None and n != cut and self.free(n) and not any(BOARD.adjacent(n, e) for e in ends)
+                    and self.coils(seat, [n], [cut]) is None)
+
         straight = BOARD.beyond(before, end)
-        if straight is not None and straight != cut and self.free(straight):
+        if will_do(straight):
             return straight
         for n in sorted(BOARD.neighbours(end)):
-            if n != cut and self.free(n):
+            if will_do(n):
                 return n
         return None
 
     # -- rejoining -------------------------------------------------------------------
     def rejoin(self, seat: str) -> list[Rejoin]:
-        """Headless parts with an end next to the corteo's front are taken up again: the
-        front now runs through them, their far end becomes the new front."""
+        """Headless parts with an end next to the corteo's front (the head of the snake) are
+        taken up again — every one of them: "bisogna portare la testa del 'serpente' su casa
+        confinante con una delle due estremità del gruppo rimasto isolato, da quel momento può
+        tornare a muoversi come un corpo unico". A part is taken up in front: the front now
+        runs through it and its far end becomes the new front. A lone committee (a corteo of
+        one square) can take up two parts at once, one on each side: the larger leads (on a
+        tie the one left headless first) and the other becomes its tail. (A longer corteo's
+        front touches its second square, so the coil rule leaves room for one part only.)
+        The new front may in turn touch another part: that one is taken up too."""
         side = self.sides[seat]
         done: list[Rejoin] = []
-        changed = True
-        while changed and side.headless:
-            changed = False
-            for i, part in enumerate(side.headless):
-                front = side.line.front
-                if BOARD.adjacent(front, part[0]):
-                    lead = list(reversed(part))
-                elif BOARD.adjacent(front, part[-1]):
-                    lead = list(part)
-                else:
-                    continue
-                del side.headless[i]
-                line = side.line
-                side.line = Line(lead + line.squares, line.committee + len(lead), None)
-                done.append(Rejoin(seat, tuple(part)))
-                changed = True
+        while side.headless:
+            front = side.line.front
+            touching = [i for i, part in enumerate(side.headless)
+                        if BOARD.adjacent(front, part[0]) or BOARD.adjacent(front, part[-1])]
+            if not touching:
                 break
+            # The larger part first; on a tie the one left headless first (listed first).
+            touching.sort(key=lambda i: (-len(side.headless[i]), i))
+            lead = side.headless[touching[0]]
+            follow = side.headless[touching[1]] if len(touching) > 1 and len(side.line.squares) == 1 else None
+            lead_chain = list(reversed(lead)) if BOARD.adjacent(front, lead[0]) else list(lead)
+            line = side.line
+            squares = lead_chain + line.squares
+            if follow is not None:
+                squares += list(follow) if BOARD.adjacent(front, follow[0]) else list(reversed(follow))
+            side.line = Line(squares, line.committee + len(lead_chain), None)
+            done.append(Rejoin(seat, tuple(lead)))
+            if follow is not None:
+                done.append(Rejoin(seat, tuple(follow)))
+            side.headless = [p for p in side.headless if p is not lead and p is not follow]
         return done
 
 
@@ -256,6 +353,7 @@ class Work(Table):
         w.order = self.order
         w.numbers = set(self.numbers)
         w.guards = dict(self.guards)
+        w.unplaced = list(self.unplaced)
         w.at = dict(self.at)
         w.seat = self.seat
         w.roll = self.roll
@@ -285,21 +383,7 @@ class Work(Table):
 
     # -- the coil rule ----------------------------------------------------------------
     def _coil(self, add: list[int], remove: list[int]) -> int | None:
-        """After adding and removing pieces of the mover: a square of its colour next to more
-        than 2 others of its colour, or None."""
-        gone = set(remove) - set(add)
-        added = set(add)
-
-        def own(q: int) -> bool:
-            return (self.at.get(q) == self.seat and q not in gone) or q in added
-
-        check = set(added)
-        for a in added:
-            check.update(n for n in BOARD.neighbours(a) if own(n))
-        for q in sorted(check):
-            if sum(1 for n in BOARD.neighbours(q) if own(n)) > 2:
-                return q
-        return None
+        return self.coils(self.seat, add, remove)
 
     # -- a step ---------------------------------------------------------------------
     def check_step(self, n: int) -> Message | None:
@@ -332,15 +416,16 @@ class Work(Table):
         line = self.line
         tail = line.squares[-1]
         old_front = line.front
+        was = line.committee_square
         if self.at.get(tail) == self.seat:
             del self.at[tail]
-        line.squares = [n] + line.squares[:-1]
+        line.advance([n], drop_tail=True)
         line.behind = old_front if len(line.squares) == 1 else None
         self.at[n] = self.seat
         self.touched.add(n)
         self.used += 1
         self.actions.append(Action("step", (n,), 1))
-        self._after_front_moved()
+        self._after_front_moved(was)
 
     # -- a jump ---------------------------------------------------------------------
     def jump_over(self, land: int) -> int | None:
@@ -387,15 +472,14 @@ class Work(Table):
         side = self.sides[self.seat]
         line = side.line
         tail = line.squares[-1]
-        if side.arrested > 0:
+        was = line.committee_square
+        returning = side.arrested > 0
+        if returning:
             side.arrested -= 1
             self.returned += 1
-            body = line.squares
-        else:
-            body = line.squares[:-1]
-            if self.at.get(tail) == self.seat:
-                del self.at[tail]
-        line.squares = [land, over] + body
+        elif self.at.get(tail) == self.seat:
+            del self.at[tail]
+        line.advance([land, over], drop_tail=not returning)
         line.behind = None
         self.numbers.discard(over)
         self.at[land] = self.seat
@@ -405,7 +489,7 @@ class Work(Table):
         self.touched.update((over, land))
         self.used += NUMBERS.jump_cost
         self.actions.append(Action("jump", (over, land), NUMBERS.jump_cost))
-        self._after_front_moved()
+        self._after_front_moved(was)
 
     # -- the committee along its corteo ---------------------------------------------
     def along_room(self, forward: bool) -> int:
@@ -437,9 +521,12 @@ class Work(Table):
         self._clash()
 
     # -- consequences ---------------------------------------------------------------
-    def _after_front_moved(self) -> None:
+    def _after_front_moved(self, committee_was: int) -> None:
+        """Parts the head now touches are taken up; if the committee itself moved (at the
+        head, or lifted from the tail to the head), it may have come next to another one."""
         self.rejoins.extend(self.rejoin(self.seat))
-        self._clash()
+        if self.line.committee_square != committee_was:
+            self._clash()
 
     def attackable(self) -> list[str]:
         """Seats whose committee, inside its corteo (not at either end), is next to ours."""
@@ -459,6 +546,6 @@ class Work(Table):
 
 
 def frozen_state(state: State, table: Table, **changes: object) -> State:
-    """``state`` with the pieces of ``table`` (cortei, headless parts, numbers)."""
+    """``state`` with the pieces of ``table`` (cortei, headless parts, numbers, guards)."""
     return replace(state, parties=table.parties(), numbers=tuple(sorted(table.numbers)),
-                   **changes)  # type: ignore[arg-type]
+                   guards=table.guard_list(), **changes)  # type: ignore[arg-type]

@@ -74,6 +74,8 @@ def move_lines(catalog: Catalog, move: Mapping[str, Any], lang: str) -> list[str
             out.append("  " + t("report-clash", seat=seat, at=c["attacker_at"], other=attacked, square=c["at"],
                                 dest=c["committee_to"], kept=len(c["kept"]) - 1,
                                 headless=len(c["headless"]), squares=_squares(c["headless"])))
+        for piece in c.get("dismissed", ()):
+            out.append("  " + t("report-guard-dismissed", piece=t(f"the-{piece}")))
     for r in move["rejoins"]:
         out.append("  " + t("report-rejoin", seat=t(f"seat-{r['seat']}"), count=len(r["part"]),
                             squares=_squares(r["part"])))
@@ -95,6 +97,8 @@ def police_lines(catalog: Catalog, police: Mapping[str, Any], lang: str) -> list
         if a["result"] == "arrest":
             out.append("  " + t("report-police-arrest", piece=piece, number=a["number"],
                                 seat=t(f"seat-{a['seat']}")))
+            for gone in a.get("dismissed", ()):
+                out.append("  " + t("report-guard-dismissed", piece=t(f"the-{gone}")))
         elif a["result"] == "block":
             out.append("  " + t("report-police-block", piece=piece, number=a["number"]))
         elif a["result"] == "committee":

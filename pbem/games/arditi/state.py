@@ -77,6 +77,7 @@ class Clash:
     committee_to: int | None  # the attacked committee's new square (None: nowhere to go, no split)
     kept: tuple[int, ...] = ()  # the part led by the committee, committee first
     headless: tuple[int, ...] = ()  # the part left without leadership
+    dismissed: tuple[str, ...] = ()  # guards that left the board: the nearest, when a corteo of 7 fell short
 
 
 @dataclass(frozen=True)
@@ -121,8 +122,9 @@ class PoliceAct:
     number: int | None  # the number drawn (None: the bag was empty)
     origin: int | None  # where the guard stood
     square: int | None  # where it stands now
-    result: str  # "block" | "arrest" | "committee" | "empty-bag"
+    result: str  # "block" | "arrest" | "committee" | "held" | "empty-bag"
     seat: str | None = None  # whose militant was arrested, or whose committee was found
+    dismissed: tuple[str, ...] = ()  # guards that left the board because the arrest cut a corteo of 7
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ def _move(m: MoveRecord) -> dict[str, Any]:
                     for a in m.actions],
         "captured": list(m.captured), "returned": m.returned,
         "clashes": [{"attacker": c.attacker, "attacked": c.attacked, "at": c.at, "attacker_at": c.attacker_at,
-                     "committee_to": c.committee_to, "kept": list(c.kept), "headless": list(c.headless)}
+                     "committee_to": c.committee_to, "kept": list(c.kept), "headless": list(c.headless),
+                     "dismissed": list(c.dismissed)}
                     for c in m.clashes],
         "rejoins": [{"seat": r.seat, "part": list(r.part)} for r in m.rejoins],
         "refills": [{"number": d.number, "placed": d.placed} for d in m.refills],
@@ -47,7 +48,7 @@ def _police(p: PoliceRecord) -> dict[str, Any]:
     return {
         "round": p.round, "entered": list(p.entered), "left": list(p.left),
         "acts": [{"piece": a.piece, "number": a.number, "from": a.origin, "square": a.square,
-                  "result": a.result, "seat": a.seat} for a in p.acts],
+                  "result": a.result, "seat": a.seat, "dismissed": list(a.dismissed)} for a in p.acts],
     }
 
 

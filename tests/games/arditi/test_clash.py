@@ -2,6 +2,7 @@
 condizioni normali l'ultima pedina del corteo viene spostata in testa, ma quando avviene uno
 scontro di piazza ..." and the two paragraphs after it)."""
 
+from pbem.games.arditi import RULES
 from pbem.games.arditi.board import BOARD
 
 from .helpers import corteo, keys, play, position, sheet
@@ -32,11 +33,51 @@ def test_moves_along_the_corteo_are_checked():
     assert keys(sheet(state, "ALONG TO 50")) == ["err-along-target"]
 
 
-def test_a_committee_inside_the_corteo_is_carried_along_by_the_march():
-    state = position({"red": corteo(22, 17, 12, committee=1), "blue": corteo(60)}, roll=1)
+def test_a_committee_inside_the_corteo_stays_put_only_the_last_piece_moves():
+    """"per ogni passo devi togliere l'ultima pedina in coda e disporla sopra una delle tre case
+    libere confinanti con la testa"; the committee moves along the line only "quando avviene uno
+    scontro di piazza ... scambiandolo di posto con la pedina" - so a committee inside its corteo is
+    not carried along: 39 goes to 14, red's committee stays on 29, next to blue's militant on 28
+    only, and no clash happens (it used to be carried to 24, next to blue's committee on 23)."""
+    state = position({"red": corteo(19, 24, 29, 34, 39, committee=2), "blue": corteo(28, 23, 18, committee=1)},
+                     roll=1)
+    after = play(state, "PATH 14")
+    red = after.party("red").corteo
+    assert red.squares == (14, 19, 24, 29, 34) and red.committee_square == 29
+    assert after.last_move is not None and after.last_move.clashes == ()
+    assert after.party("blue").corteo == corteo(28, 23, 18, committee=1) and after.party("blue").headless == ()
+
+
+def test_a_committee_that_is_the_last_piece_is_moved_to_the_head():
+    """"In condizioni normali l'ultima pedina del corteo viene spostata in testa" - decision: when the
+    committee itself is the last piece, it is the piece lifted and put at the head; from there it
+    leads (a committee at the head is the head: it moves, and the last militant takes its square)."""
+    state = position({"red": corteo(19, 24, 29, committee=2), "blue": corteo(60)}, roll=2)
+    after = play(state, "PATH 14 9")
+    red = after.party("red").corteo
+    assert red.squares == (9, 14, 19) and red.committee_square == 9
+
+
+def test_a_committee_at_the_head_leads_the_march():
+    """"muove il comitato organizzatore, ovvero la sua miniatura, di tante case quant'è il numero
+    uscito" - the committee at the head moves; the last piece takes a free square next to it."""
+    state = position({"red": corteo(22, 17, 12), "blue": corteo(60)}, roll=1)
     after = play(state, "PATH 27")
     assert after.party("red").corteo.squares == (27, 22, 17)
-    assert after.party("red").corteo.committee_square == 22
+    assert after.party("red").corteo.committee_square == 27
+
+
+def test_a_clash_is_brought_about_by_the_committee_moving():
+    """"Lo scopo di questi movimenti è fare in modo che il comitato centrale del partito venga a
+    trovarsi in corrispondenza con quello di un altro concorrente" - decision: a clash happens when
+    the mover's committee comes next to the other (it moved in that action); committees already side
+    by side when a step leaves the mover's committee where it is do not clash."""
+    state = position({"red": corteo(14, 19, 24, 29, committee=1), "blue": corteo(17, 18, 23, committee=1)},
+                     roll=1)
+    after = play(state, "PATH 9")  # red's committee stays on 19, next to blue's on 18, as before
+    assert after.party("red").corteo.committee_square == 19
+    assert after.last_move is not None and after.last_move.clashes == ()
+    assert after.party("blue").headless == ()
 
 
 def test_a_clash_cuts_the_attacked_corteo():
@@ -73,6 +114,48 @@ def test_the_committee_takes_the_larger_part_and_reverses_it():
     assert after.last_move is not None and after.last_move.clashes[0].committee_to == 27
 
 
+COILED_BLUE = corteo(12, 11, 16, 21, 22, 23, 24, committee=5)  # five in front of the committee on 23, one behind
+
+
+def test_the_attacked_committee_goes_only_where_the_coil_rule_holds():
+    """"Nessuna pedina può trovarsi su casa confinante nello stesso momento con più di altre 2 pedine
+    dello stesso colore, il corteo non si può arrotolare su sé stesso" - the attacked committee's new
+    square keeps the rule too. Past the front part's rear end (22) straight on is the cut (23); the
+    lowest free neighbour, 17, touches 12, 16 and 22: three of blue's pieces. It goes to 27."""
+    state = position({"red": corteo(33, behind=38), "blue": COILED_BLUE}, roll=1)
+    after = play(state, "PATH 28")  # red's committee next to blue's on 23
+    blue = after.party("blue")
+    assert after.last_move is not None and after.last_move.clashes[0].committee_to == 27
+    assert blue.corteo.squares == (27, 22, 21, 16, 11, 12) and blue.corteo.committee == 0
+    assert blue.headless == ((24,),)
+    pieces = set(blue.corteo.squares) | {sq for h in blue.headless for sq in h}
+    assert all(sum(1 for n in BOARD.neighbours(q) if n in pieces) <= 2 for q in pieces)
+
+
+def test_no_square_keeping_the_coil_rule_means_the_corteo_holds():
+    """Decision: when no free square past the rear end of either part keeps the coil rule ("Nessuna
+    pedina può trovarsi su casa confinante ... con più di altre 2 pedine dello stesso colore"), the
+    clash changes nothing and the report says the corteo holds. Here 17 is free but would touch
+    three of blue's pieces; 27, 25, 19 and 29 hold numbers."""
+    state = position({"red": corteo(33, behind=38), "blue": COILED_BLUE}, roll=1, numbers=[19, 25, 27, 29])
+    after = play(state, "PATH 28")
+    assert after.last_move is not None and after.last_move.clashes[0].committee_to is None
+    assert after.party("blue").corteo == COILED_BLUE and after.party("blue").headless == ()
+
+
+def test_the_attacked_committee_does_not_land_next_to_the_part_it_leaves():
+    """"il corteo aggredito si smembra in due parti" and a part is rejoined once the head is "su casa
+    confinante con una delle due estremità del gruppo rimasto isolato, da quel momento" - decision: the
+    committee's new square touches no end of a headless part of its colour, or the split would be
+    undone at once. Past 18 (the larger part's rear end), 17 holds a number and 19 touches 24, the
+    other part's end: the committee leads the smaller part, from 25."""
+    state = position({"red": corteo(27, behind=32), "blue": corteo(8, 13, 18, 23, 24, committee=3)}, roll=1,
+                     numbers=[17])
+    after = play(state, "PATH 22")
+    blue = after.party("blue")
+    assert blue.corteo.squares == (25, 24) and blue.headless == ((8, 13, 18),)
+
+
 def test_no_attack_on_a_committee_at_the_head_or_the_tail():
     """"Non è consentito attaccare un avversario quando la sua leadership si trova in testa o in coda
     a un corteo"."""
@@ -105,6 +188,24 @@ def test_rejoining_by_bringing_the_head_next_to_an_end():
     assert red.headless == ()
     assert red.corteo.squares == (34, 29, 24, 19) and red.corteo.committee_square == 24
     assert after.last_move is not None and after.last_move.rejoins[0].part == (34, 29)
+
+
+def test_every_part_the_head_touches_is_rejoined():
+    """"bisogna portare la testa del 'serpente' su casa confinante con una delle due estremità del
+    gruppo rimasto isolato, da quel momento può tornare a muoversi come un corpo unico" - every part
+    the head touches comes back, not only the first: red's lone committee steps to 28, touching 27 and
+    29, and takes up both (27 26) and (29 30). The larger part leads; on a tie the one left headless
+    first, and the other becomes the tail."""
+    state = position({"red": corteo(33, behind=38), "blue": corteo(60)}, roll=1,
+                     headless={"red": [[27, 26], [29, 30]]})
+    after = play(state, "PATH 28")
+    red = after.party("red")
+    assert red.headless == ()
+    assert red.corteo.squares == (26, 27, 28, 29, 30) and red.corteo.committee_square == 28
+    assert red.corteo.militants == 4
+    assert after.last_move is not None and [r.part for r in after.last_move.rejoins] == [(27, 26), (29, 30)]
+    view = RULES.view(after, None)
+    assert next(p for p in view["parties"] if p["seat"] == "red")["score"] == 8
 
 
 def test_a_part_touching_the_head_at_the_start_of_the_turn_is_taken_up():

@@ -43,14 +43,64 @@ def test_the_pawn_enters_first_and_blocks_a_free_square():
 
 def test_a_guard_on_a_militant_arrests_it_and_cuts_the_corteo():
     """"se invece il gendarme cade sopra ... il corpo di un corteo, allora il token che si trovava sulla
-    casa corrispondente viene tolto dal tabellone, il corteo si smembra in due parti"."""
+    casa corrispondente viene tolto dal tabellone, il corteo si smembra in due parti" - and since "Il
+    numero di guardie sul tabellone dev'essere sempre pari al numero dei cortei ... con più di 7
+    pedine", the corteo of 7 cut to 2 takes its guard away at once: the nearest, the one that arrested."""
     after, _ = resolve_server(police_state(bag=[21, 70]))
     red = after.party("red")
     assert red.arrested == 1
     assert red.corteo.squares == (6, 11, 16)
     assert red.headless == ((26, 31, 36, 41),)
-    assert after.guards[0].square == 21
     assert after.police is not None and after.police.acts[0].seat == "red"
+    assert after.police.acts[0].dismissed == ("pawn",)
+    assert after.guards == ()
+
+
+def test_an_arrest_that_leaves_a_corteo_of_seven_keeps_the_guard():
+    """"Il numero di guardie sul tabellone dev'essere sempre pari al numero dei cortei ..." - a
+    corteo still of 7 after the arrest keeps its guard, now a roadblock on the square it emptied."""
+    eight = corteo(6, 11, 16, 21, 26, 31, 36, 41, 46)  # 8 militants: the tail arrested leaves 7
+    after, _ = resolve_server(police_state(cortei={"red": eight, "blue": corteo(60)}, bag=[46, 70]))
+    assert after.party("red").corteo.militants == 7 and after.party("red").arrested == 1
+    assert [(g.piece, g.square) for g in after.guards] == [("pawn", 46)]
+    assert after.police is not None and after.police.acts[0].dismissed == ()
+
+
+RING_FOUR_RED = corteo(49, 54, 59, 64, 69, 74, 79, 84, 89)  # 8 militants
+RING_TWO_BLUE = corteo(42, 37, 32, 27, 22, 17, 12, 7, 2, committee=3)  # 8 militants, committee on 27
+
+
+def test_the_nearest_guard_leaves_when_a_corteo_is_dismembered():
+    """"Il numero di guardie sul tabellone dev'essere sempre pari al numero dei cortei sul campo con
+    più di 7 pedine in coda, se un corteo viene smembrato la guardia più vicina può essere tolta dal
+    tabellone" - decision: "nearest" in the steps a corteo walks, from the guard to the nearest piece
+    of the corteo just cut; and it leaves at once. Green's clash cuts blue to 5 militants: the pawn
+    on 26 (2 steps from blue's nearest piece, 1 from the cut) leaves, not the bishop on 60 (4 and 7)."""
+    state = position({"red": RING_FOUR_RED, "blue": RING_TWO_BLUE, "green": corteo(33, 38)}, roll=1,
+                     to_move="green", guards=[("pawn", 26), ("bishop", 60)])
+    after = play(state, "PATH 28")
+    assert after.party("blue").corteo.militants == 5
+    assert after.last_move is not None and after.last_move.clashes[0].dismissed == ("pawn",)
+    assert [(g.piece, g.square) for g in after.guards] == [("bishop", 60)]
+    assert "the pawn leaves the board" in RULES.describe(RULES.view(after, None), "en")
+    after_police, _ = resolve_server(after, [1])
+    assert [g.piece for g in after_police.guards] == ["bishop"]  # one guard for red's corteo of 8
+    assert after_police.police is not None and after_police.police.left == ()
+
+
+def test_a_tie_in_distance_goes_to_the_guard_nearer_the_cut_then_to_the_higher_rank():
+    """"la guardia più vicina" - decision for ties: the guard nearer the square where the corteo was
+    cut leaves; still tied, the higher-ranked (pieces enter lowest rank first, and leave the other way)."""
+    def dismissed(guards):
+        state = position({"red": RING_FOUR_RED, "blue": RING_TWO_BLUE, "green": corteo(33, 38)}, roll=1,
+                         to_move="green", guards=guards)
+        after = play(state, "PATH 28")
+        assert after.last_move is not None
+        return after.last_move.clashes[0].dismissed
+    # 21 and 31: one step from blue (22, 32), two from the cut on 27: the bishop leaves.
+    assert dismissed([("pawn", 21), ("bishop", 31)]) == ("bishop",)
+    # 16: one step from 17 but three from the cut; 21 is two from it: the pawn on 21 leaves.
+    assert dismissed([("pawn", 21), ("bishop", 16)]) == ("pawn",)
 
 
 def test_the_leadership_is_not_arrested():
@@ -74,9 +124,9 @@ def test_pieces_enter_and_move_from_the_lowest_rank():
 
 
 def test_guards_leave_when_there_are_fewer_cortei_of_seven():
-    """"Il numero di guardie sul tabellone dev'essere sempre pari al numero dei cortei ... se un corteo
-    viene smembrato la guardia più vicina può essere tolta" - decision: at the next police step, the
-    highest-ranked guards leave first."""
+    """"Il numero di guardie sul tabellone dev'essere sempre pari al numero dei cortei" - guards leave
+    as soon as a corteo is dismembered; a position with guards to spare at the police step (a game
+    saved before they did) loses them there, the highest-ranked first."""
     state = police_state(guards=[("pawn", 70), ("bishop", 71)], bag=[72, 73])
     after, _ = resolve_server(state)
     assert [(g.piece, g.square) for g in after.guards] == [("pawn", 72)]
