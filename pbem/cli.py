@@ -159,7 +159,7 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
 def cmd_archive_export(args: argparse.Namespace) -> int:
     from pbem.service import archive
 
-    out = archive.export(_context(args), args.id, Path(args.out))
+    out = archive.export(_context(args), args.id, Path(args.out), redacted=args.redacted)
     print(out)
     return 0
 
@@ -270,6 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = asub.add_parser("export", parents=[common], help="write a static HTML archive of a game")
     p.add_argument("id")
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--redacted", action="store_true",
+                   help="only what an observer may see (no orders, hands or sealed dice): for a game not yet ended")
     p.set_defaults(func=cmd_archive_export)
 
     p = sub.add_parser("verify", parents=[common], help="re-check an exported archive: dice, replay, hash chain")
