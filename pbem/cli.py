@@ -143,6 +143,14 @@ def cmd_game_seat_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_game_seat_reset(args: argparse.Namespace) -> int:
+    from pbem.service import teams
+
+    for line in teams.reset(_context(args), args.id, args.seat, args.email):
+        print(line)
+    return 0
+
+
 def cmd_orders_check(args: argparse.Namespace) -> int:
     from pbem.service import checking
 
@@ -254,6 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("seat")
     p.add_argument("email")
     p.set_defaults(func=cmd_game_seat_remove)
+    p = ssub.add_parser("reset", parents=[common],
+                        help="a new secret and a fresh welcome for a seat's player (or every player of the seat)")
+    p.add_argument("id")
+    p.add_argument("seat")
+    p.add_argument("email", nargs="?", help="only this player of the seat (default: all of them)")
+    p.set_defaults(func=cmd_game_seat_reset)
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)

@@ -182,10 +182,14 @@ class SecurityConfig:
 
 @dataclass(frozen=True)
 class LimitsConfig:
-    """Loop breakers: how many replies one sender, and everybody, may get."""
+    """Loop breakers, two budgets apart (see `pbem.service.limits`): answers to a seat's own
+    authenticated mail, which only that player can spend, and answers to unauthenticated
+    mail, which any forger can. 0 means no answers of that sort."""
 
-    per_sender_per_hour: int = 20
-    global_per_hour: int = 1000
+    per_sender_per_hour: int = 60  # answers to one player's authenticated mail
+    global_per_hour: int = 5000  # answers to authenticated mail, everybody together
+    stranger_per_day: int = 1  # answers to one address's unauthenticated mail (0 = none)
+    strangers_per_hour: int = 100  # answers to unauthenticated mail, everybody together
 
 
 @dataclass(frozen=True)

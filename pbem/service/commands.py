@@ -14,6 +14,7 @@ from pbem.core import registry
 from pbem.db.models import Game, Holder, RollRow, Seat
 from pbem.service import holders, mailer, store, teams
 from pbem.service.context import Context
+from pbem.service.replies import SHORT, quote
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
 from pbem.service.timefmt import show
@@ -56,7 +57,7 @@ def answer(reply: "Reply", game: Game, seat: Seat, holder: Holder, command: str,
                "SECRET NEW": _secret, "SECRET": _secret, "LEAVE": _leave}.get(command)
     if handler is None:
         lang = holder.language
-        reply.send(holder.address, t("subject.refused", lang), t("reply.unknown_command", lang, command=command))
+        reply.send(holder.address, t("subject.refused", lang), t("reply.unknown_command", lang, command=quote(command, SHORT)))
         return
     handler(reply, game, seat, holder, arg)
 
@@ -112,7 +113,7 @@ def _history(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | 
         try:
             wanted = int(arg)
         except ValueError:
-            reply.send(holder.address, t("subject.refused", lang), t("reply.bad_turn_number", lang, text=arg))
+            reply.send(holder.address, t("subject.refused", lang), t("reply.bad_turn_number", lang, text=quote(arg, SHORT)))
             return
         rows = [r for r in rows if r.turn == wanted]
         if not rows:
@@ -146,13 +147,18 @@ def _orders(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | N
 
 
 def _secret(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
-    """SECRET NEW: a fresh secret for the sending holder, mailed only to that holder."""
+    """SECRET NEW: a fresh secret for the sending holder, mailed only to that holder.
+
+    The mail carrying it is the answer to the holder's own authenticated mail and is
+    queued outside every limit; the stored secret changes only once it is queued, in the
+    same transaction (a new secret that exists nowhere would lock the seat out)."""
     ctx, lang = reply.ctx, holder.language
     secret = new_secret(ctx.entropy)
+    if not reply.send(holder.address, t("subject.secret", lang),
+                      t("reply.secret", lang, game=game.id, seat=seat.name, secret=secret), unlimited=True):
+        return
     holder.secret_hash = hash_secret(secret, ctx.entropy(16))
     reply.session.add(holder)
-    reply.send(holder.address, t("subject.secret", lang),
-               t("reply.secret", lang, game=game.id, seat=seat.name, secret=secret))
 
 
 def _leave(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:

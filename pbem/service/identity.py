@@ -20,8 +20,10 @@ The cheap checks come first, so a wrong secret never costs a DNS lookup. A refus
 notice goes only to registered addresses, never to a (possibly forged) sender: when the
 From is one of the seat's holders, to that holder alone (never to team-mates); when it
 is nobody's, to each holder of the seat. It says what was refused and why, never quotes
-the mail's body, and is sent at most once per seat, address and reason per
-``security.refusal_interval``; the inbound row's note records every refusal, and whether
+the mail's body or its Subject (the sender's address at most a short prefix: nothing
+a forger writes reaches a player as a message), and is sent at most once per seat,
+address and reason per ``security.refusal_interval`` — and by no other limit, so a flood
+of forged mail cannot silence it; the inbound row's note records every refusal, and whether
 its notice was held back.
 """
 
@@ -39,7 +41,7 @@ from pbem.mail.envelope import Envelope
 from pbem.mail.parse import IncomingMail
 from pbem.service import holders, store, tokens
 from pbem.service.context import Context
-from pbem.service.replies import Handled, Reply
+from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.secrets import check_secret
 from pbem.service.texts import t
 
@@ -50,6 +52,9 @@ REASONS = ("no-seat", "unknown-seat", "several-from", "wrong-sender", "wrong-sec
            "token-other-seat", "token-other-holder",
            "auth-results-missing", "dmarc-failed", "dkim-missing", "dkim-invalid",
            "dkim-misaligned")
+
+#: How much of a refused mail's From address a notice repeats: the fact, never a message.
+SENDER = 80
 
 #: The DNS lookup for DKIM keys (dkimpy's ``dnsfunc``); tests replace it.
 dns_txt: auth.DnsTxt = auth.dns_txt
@@ -131,14 +136,14 @@ def refuse(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str)
     if seat is not None:
         for holder in _notified(session, seat, mail.sender):
             notices.append((holder.address, holder.language, t(
-                f"notice.refused.{why}", holder.language, game=game.id, seat=seat.name, sender=mail.sender or "—",
-                subject=mail.subject or "—")))
+                f"notice.refused.{why}", holder.language, game=game.id, seat=seat.name,
+                sender=quote(mail.sender, SENDER) or "—")))
     else:
         member = holders.in_game(session, game.id, mail.sender or "")
         if member:
             lang = member[0].language
             notices.append((member[0].address, lang, t(
-                f"reply.{why}", lang, game=game.id, seat=env.seat or "—",
+                f"reply.{why}", lang, game=game.id, seat=quote(env.seat, SHORT) or "—",
                 seats=", ".join(sorted(s.name for s in store.seats(session, game.id))))))
     held = [_notice(reply, game, seat, why, to, lang, text) for to, lang, text in notices]
     note = why + "".join(sorted({f"; {h}" for h in held if h}))

@@ -8,7 +8,7 @@ message delivered twice) finds its dedupe key taken and changes nothing.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -24,7 +24,7 @@ from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
 from pbem.service import bounces, commands, identity, store, teams, turns
 from pbem.service.context import Context
-from pbem.service.replies import Handled, Reply
+from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.texts import t, text_of
 from pbem.service.timefmt import show
 
@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 
 #: How far a player's clock may be behind ours before a mail counts as written for an earlier turn.
 CLOCK_SLACK = timedelta(minutes=10)
+#: How far before its receipt a mail's own Date may place it among the seat's mails: two
+#: mails that overtook each other on the way keep the order they were written in, but no
+#: sender's clock moves a mail further than this (a Date in the future counts as the receipt).
+ORDER_WINDOW = timedelta(minutes=2)
+#: How many diagnostics one refusal lists; the rest are counted.
+MAX_DIAGNOSTICS = 50
 
 
 def handle(ctx: Context, raw: bytes) -> Handled:
@@ -94,8 +100,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     lang = reply.lang
     if env.game is None:
         if env.command is not None and env.command[0] == "HELP":
-            reply.send(mail.sender, t("subject.help", lang), commands.general_help(ctx, lang, env.command[1]),
-                       kind="reply")
+            reply.send(mail.sender, t("subject.help", lang), commands.general_help(ctx, lang, env.command[1]))
             return Handled("command", "help")
         reply.send(mail.sender, t("subject.no_block", lang), t("reply.no_block", lang, address=ctx.config.server.address,
                                                                  kinds=", ".join(registry.kinds())))
@@ -103,8 +108,8 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     try:
         game = store.get_game(session, env.game, lock=True)
     except NotFoundError:
-        reply.send(mail.sender, t("subject.refused", lang), t("reply.no_game", lang, game=env.game))
-        return Handled("refused", f"no game {env.game}")
+        reply.send(mail.sender, t("subject.refused", lang), t("reply.no_game", lang, game=quote(env.game, SHORT)))
+        return Handled("refused", f"no game {quote(env.game, SHORT)}")
     reply.game = game
     if env.command is not None and env.command[0] == "HELP" and not env.seat:
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
@@ -116,9 +121,13 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     assert seat is not None and holder is not None
     bounces.clear_bouncing(session, holder.address)  # the player writes again: the address works
     reply.lang = lang = holder.language
+    reply.trusted = True  # from here on, answers spend this player's budget, never a stranger's
     if env.errors:
-        text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(
-            f"  {t('reply.line', lang, line=line)}: {text_of(m, lang)}" for line, m in env.errors)
+        lines = [f"  {t('reply.line', lang, line=line)}: {text_of(m, lang)}" for line, m in env.errors[:MAX_DIAGNOSTICS]]
+        if len(env.errors) > MAX_DIAGNOSTICS:
+            lines.append("  " + t("reply.more_diagnostics", lang, count=len(env.errors) - MAX_DIAGNOSTICS,
+                                  shown=MAX_DIAGNOSTICS))
+        text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(lines)
         reply.send(holder.address, t("subject.refused", lang), text)
         return Handled("refused", "envelope problems", game.id)
     if env.command is not None:
@@ -153,16 +162,17 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
         reply.send(holder.address, t("subject.refused", lang),
                    t("reply.no_orders", lang, game=game.id, turn=phase.turn))
         return Handled("refused", "no orders", game.id)
-    written = reply.mail.date
+    written = order_time(reply.mail.date, row.received_at or reply.ctx.now())
     on_file = store.sheet_on_file(session, game.id, phase_row.seq, seat.name)
-    if env.turn is None and written is not None and phase_row.opened_at is not None \
-            and written < phase_row.opened_at - CLOCK_SLACK:
+    dated = reply.mail.date
+    if env.turn is None and dated is not None and phase_row.opened_at is not None \
+            and dated < phase_row.opened_at - CLOCK_SLACK:
         # Written before this turn began: a late delivery meant for an earlier turn.
         reply.send(holder.address, t("subject.refused", lang),
-                   t("reply.stale", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
+                   t("reply.stale", lang, game=game.id, turn=phase.turn, written=show(dated, game.timezone, lang),
                      opened=show(phase_row.opened_at, game.timezone, lang)), turn=phase.turn)
         return Handled("refused", f"written before turn {phase.turn} began", game.id)
-    if on_file is not None and on_file.mail_date is not None and written is not None and written < on_file.mail_date:
+    if on_file is not None and on_file.mail_date is not None and written < on_file.mail_date:
         # Two mails overtook each other: the one written later stays on file.
         reply.send(holder.address, t("subject.refused", lang),
                    t("reply.older", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
@@ -201,6 +211,14 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
     return Handled("orders", f"receipt {filed.receipt}", game.id)
 
 
+def order_time(dated: datetime | None, received: datetime) -> datetime:
+    """Where a mail stands among the seat's mails: its receipt, moved back to the sender's
+    Date only within `ORDER_WINDOW` (a Date in the future, or none, is the receipt)."""
+    if dated is None or dated >= received:
+        return received
+    return max(dated, received - ORDER_WINDOW)
+
+
 def _deadline(game: Game, phase_row: Any, lang: str) -> str:
     return show(phase_row.deadline, game.timezone, lang)
 
@@ -219,12 +237,15 @@ def order_text(env: Envelope) -> str:
 def diagnostics_text(rules: Any, sheet: Any, lang: str, game: Game, turn: int, seat: str, receipt: str | None) -> str:
     errors = [d for d in sheet.diagnostics if d.is_error]
     out = [t("reply.rejected", lang, game=game.id, turn=turn, seat=seat, count=len(errors)), ""]
-    for d in sheet.diagnostics:
+    shown = sheet.diagnostics[:MAX_DIAGNOSTICS]
+    for d in shown:
         label = t("reply.line", lang, line=d.line) if d.line else t("reply.sheet", lang)
-        out.append(f"{label}: {d.text}".rstrip(": ") if d.text else label)
+        out.append(f"{label}: {quote(d.text)}".rstrip(": ") if d.text else label)
         out.append("    " + text_of(d.message, lang, rules.catalog))
         if d.suggestion is not None:
             out.append("    " + t("reply.suggestion", lang, text=text_of(d.suggestion, lang, rules.catalog)))
+    if len(sheet.diagnostics) > len(shown):
+        out.append(t("reply.more_diagnostics", lang, count=len(sheet.diagnostics) - len(shown), shown=len(shown)))
     out.append("")
     out.append(t("reply.on_file", lang, receipt=receipt) if receipt else t("reply.none_on_file", lang))
     return "\n".join(out)

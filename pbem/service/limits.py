@@ -1,13 +1,24 @@
-"""The last loop breaker: how many answers one address, and everybody, may get in an hour.
+"""The loop breakers: how many answers one address, and everybody, may get — counted so
+that a stranger can never spend what belongs to a player.
 
-Counted from the outbox (the truth of what we sent or are about to send): rows of the
-kinds that answer a mail — ``reply`` and ``refusal`` — created in the last hour, rows of
-this very transaction included (the session flushes before it counts). Reports,
-welcomes, reminders and notices are what a game sends its seats on its own schedule and
-are never limited.
+Counted from the outbox (the truth of what we sent or are about to send), rows of this
+very transaction included (the session flushes before it counts). Two budgets that never
+touch each other, told apart by the outbox kind:
 
-``limits.per_sender_per_hour`` caps the answers to one address, ``limits.global_per_hour``
-the answers to everybody; a limit of 0 means no answers at all.
+- ``reply``: an answer to a seat's own authenticated mail (right secret, right address,
+  every security layer passed). ``limits.per_sender_per_hour`` caps them per address,
+  ``limits.global_per_hour`` for everybody: a loop between a player's mailbox and ours
+  needs that player's secret, so only the player can spend this budget.
+- ``stranger``: an answer to mail that failed authentication or never tried (no GAME
+  block, unknown game, HELP, an internal error), sent to a From anybody can forge.
+  ``limits.stranger_per_day`` caps them per address (0: strangers get no answer at all),
+  ``limits.strangers_per_hour`` for everybody: backscatter is bounded, and a flood of
+  forged mail only spends this budget.
+
+Never limited here: security notices (kind ``refusal``, to registered addresses only; they
+have their own interval, ``security.refusal_interval``), the mail carrying a new secret
+(a lost one would lock the seat out), and what a game sends on its own schedule
+(welcomes, reports, reminders, notices).
 """
 
 from __future__ import annotations
@@ -22,47 +33,60 @@ from sqlmodel import Session, col, select
 from pbem.db.models import OutboxMail
 from pbem.service.context import Context
 
-__all__ = ["LIMITED_KINDS", "WINDOW", "allow_reply", "replies_in_window"]
+__all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "allow", "allow_reply",
+           "answers_in_window", "replies_in_window"]
 
 log = logging.getLogger(__name__)
 
+#: The outbox kind of an answer to a seat's own authenticated mail.
+AUTHENTICATED = "reply"
+#: The outbox kind of an answer to unauthenticated mail.
+STRANGER = "stranger"
 #: The outbox kinds that answer a mail (and so could feed a loop).
-LIMITED_KINDS = ("reply", "refusal")
+LIMITED_KINDS = (AUTHENTICATED, STRANGER)
 WINDOW = timedelta(hours=1)
+STRANGER_WINDOW = timedelta(days=1)
+
+
+def answers_in_window(session: Session, ctx: Context, kind: str, window: timedelta, address: str | None = None) -> int:
+    """Answers of ``kind`` queued within ``window``: to ``address`` (case-insensitive), or to anybody.
+    Every outbox row has one recipient, so one address is one exact match of the column."""
+    since = ctx.now() - window
+    stmt = select(func.count()).select_from(OutboxMail).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since)
+    if address is not None:
+        stmt = stmt.where(func.lower(OutboxMail.recipients_json) == json.dumps([address.strip().lower()]).lower())
+    return int(session.exec(stmt).one())
 
 
 def replies_in_window(session: Session, ctx: Context, address: str | None = None) -> int:
-    """Answers queued in the last hour: to ``address`` (case-insensitive), or to anybody."""
-    since = ctx.now() - WINDOW
-    base = (col(OutboxMail.kind).in_(LIMITED_KINDS), col(OutboxMail.created_at) > since)
-    if address is None:
-        count = session.exec(select(func.count()).select_from(OutboxMail).where(*base)).one()
-        return int(count)
-    want = address.strip().lower()
-    rows = session.exec(select(OutboxMail.recipients_json).where(*base))
-    total = 0
-    for recipients_json in rows:
-        try:
-            recipients = json.loads(recipients_json)
-        except ValueError:
-            continue
-        if any(str(r).strip().lower() == want for r in recipients):
-            total += 1
-    return total
+    """Answers to authenticated mail in the last hour: to ``address``, or to anybody."""
+    return answers_in_window(session, ctx, AUTHENTICATED, WINDOW, address)
+
+
+def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
+    """May an answer of ``kind`` go to ``address`` now? False — and a log line — when its
+    budget is spent. Kinds other than `AUTHENTICATED` and `STRANGER` are never limited."""
+    limits = ctx.config.limits
+    if kind == AUTHENTICATED:
+        caps = ((limits.global_per_hour, WINDOW, None, "answers to authenticated mail in the last hour"),
+                (limits.per_sender_per_hour, WINDOW, address, "answers to this player in the last hour"))
+    elif kind == STRANGER:
+        caps = ((limits.strangers_per_hour, WINDOW, None, "answers to unauthenticated mail in the last hour"),
+                (limits.stranger_per_day, STRANGER_WINDOW, address,
+                 "answers to unauthenticated mail from this address in the last day"))
+    else:
+        return True
+    for cap, window, who, what in caps:
+        if cap <= 0:
+            log.info("%s to %s suppressed: the limit is 0", kind, address)
+            return False
+        count = answers_in_window(session, ctx, kind, window, who)
+        if count >= cap:
+            log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)
+            return False
+    return True
 
 
 def allow_reply(session: Session, ctx: Context, address: str) -> bool:
-    """May we answer ``address`` now? False — and a log line — when the per-sender or the
-    global hourly limit is reached. Call it before queueing a reply or a refusal."""
-    limits = ctx.config.limits
-    everybody = replies_in_window(session, ctx)
-    if everybody >= limits.global_per_hour:
-        log.warning("reply to %s suppressed: %d answers in the last hour reach the global limit (%d)",
-                    address, everybody, limits.global_per_hour)
-        return False
-    to_sender = replies_in_window(session, ctx, address)
-    if to_sender >= limits.per_sender_per_hour:
-        log.warning("reply to %s suppressed: %d answers to this address in the last hour reach the limit (%d)",
-                    address, to_sender, limits.per_sender_per_hour)
-        return False
-    return True
+    """May an answer to a seat's own authenticated mail go to ``address`` now?"""
+    return allow(session, ctx, address, AUTHENTICATED)

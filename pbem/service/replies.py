@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from sqlmodel import Session
 
@@ -12,6 +13,35 @@ from pbem.mail.compose import reply_subject
 from pbem.mail.parse import IncomingMail
 from pbem.service import limits, mailer
 from pbem.service.context import Context
+
+
+#: How much of a stranger's word (a game id, a seat name, an address) an answer repeats.
+SHORT = 24
+#: How much of a bad order line a refusal quotes back.
+LINE = 80
+
+#: Bidirectional controls (they make "\u202ehtuos" read "south") and other invisible marks.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _own_quote(text: str, limit: int) -> str:
+    cut = text[:limit]
+    out = "".join("\ufffd" if ch in _BIDI or (ch < " " and ch != "\t") or ch == "\x7f" else ch for ch in cut)
+    return out + ("…" if len(text) > limit else "")
+
+
+def _quoter() -> Callable[[str, int], str]:
+    try:  # the mail layer's own, when it has one
+        found = getattr(importlib.import_module("pbem.mail.quote"), "safe_quote", None)
+    except ImportError:
+        found = None
+    return found if callable(found) else _own_quote
+
+
+def quote(text: str | None, limit: int = LINE) -> str:
+    """What an answer may repeat of outside text: a short prefix, bidi controls and other
+    control characters neutralised, an ellipsis where it was cut. Linear in ``limit``."""
+    return _quoter()(text or "", limit)
 
 
 @dataclass(frozen=True)
@@ -24,26 +54,35 @@ class Handled:
     inbound_id: int | None = None
 
 
+#: How many of the mail's References an answer carries on (the newest; threading needs few).
+MAX_REFERENCES = 20
+
+
 @dataclass
 class Reply:
-    """The context for answering one mail."""
+    """The context for answering one mail. ``trusted`` turns true once the mail has passed
+    authentication: from then on its answers spend the player's budget, before that the
+    strangers' (see `pbem.service.limits`)."""
 
     session: Session
     ctx: Context
     mail: IncomingMail
     game: Game | None = None
     lang: str = "en"
+    trusted: bool = False
 
-    def send(self, to: str, subject_what: str, text: str, *, kind: str = "reply", attachments: Any = (),
-             turn: int | None = None) -> bool:
-        """Queue the answer; False when the reply limits hold it back (the loop breaker)."""
-        if not limits.allow_reply(self.session, self.ctx, to):
+    def send(self, to: str, subject_what: str, text: str, *, kind: str | None = None, attachments: Any = (),
+             turn: int | None = None, unlimited: bool = False) -> bool:
+        """Queue the answer; False when the reply limits hold it back (the loop breaker).
+        ``unlimited``: an answer that must never be held back (the mail carrying a new secret)."""
+        kind = kind or (limits.AUTHENTICATED if self.trusted else limits.STRANGER)
+        if not unlimited and not limits.allow(self.session, self.ctx, to, kind):
             return False
         subject = mailer.subject(self.game, subject_what, turn, self.lang)
-        if self.mail.subject and to.lower() == (self.mail.sender or "").lower():
+        if self.trusted and self.mail.subject and to.lower() == (self.mail.sender or "").lower():
             subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
         refs = [*self.mail.references, self.mail.message_id] if self.mail.message_id else list(self.mail.references)
         mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
-                     attachments=attachments, in_reply_to=self.mail.message_id or None, references=refs,
-                     auto_submitted="auto-replied")
+                     attachments=attachments, in_reply_to=self.mail.message_id or None,
+                     references=refs[-MAX_REFERENCES:], auto_submitted="auto-replied")
         return True

@@ -5,7 +5,8 @@ team-mate a short notice naming the sender and the receipt, with the orders now 
 LEAVE CONFIRM takes only the sender off the seat; the seat is abandoned when its last
 holder leaves. The game master adds and removes holders of a running game
 (`pbem game seat add|remove`); a new holder gets a welcome with a secret of their own,
-and a player added to an abandoned seat brings it back into play.
+and a player added to an abandoned seat brings it back into play. `pbem game seat reset`
+gives a seat's player(s) a new secret and a fresh welcome (a lost or leaked secret).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pbem.db.models import Game, Holder, Seat, SheetRow
 from pbem.errors import GameStateError, NotFoundError, UserError
 from pbem.service import games, holders, mailer, store, turns
 from pbem.service.context import Context
+from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
 
 log = logging.getLogger(__name__)
@@ -131,3 +133,35 @@ def remove(ctx: Context, game_id: str, seat_name: str, address: str) -> str:
         session.commit()
         log.info("game %s: %s removed from the seat %s", game.id, want, seat.name)
         return t("gm.holder_removed", "en", game=game.id, seat=seat.name, address=want)
+
+
+def reset(ctx: Context, game_id: str, seat_name: str, address: str | None = None) -> list[str]:
+    """The game master's repair for a lost or leaked secret: the seat's player (``address``)
+    or every player of the seat gets a new secret and a fresh welcome carrying it. The
+    welcome is never held back by a limit, and the old secret stops working in the same
+    transaction that queues it."""
+    with ctx.session() as session:
+        game = store.get_game(session, game_id, lock=True)
+        if game.status == "finished":
+            raise GameStateError(f"game {game.id} is finished")
+        seat = _seat(session, game, seat_name)
+        current = holders.recipients(session, seat)
+        if address is not None:
+            want = address.strip().lower()
+            current = [h for h in current if h.address == want]
+            if not current:
+                held = ", ".join(h.address for h in holders.recipients(session, seat)) or "nobody"
+                raise NotFoundError(f"{want} does not hold the seat {seat.name} in {game.id} (held by {held})")
+        if not current:
+            raise GameStateError(f"the seat {seat.name} in {game.id} has no player to give a secret to")
+        phase, state = store.current_phase(session, game), store.state_of(game)
+        done = []
+        for holder in current:
+            secret = new_secret(ctx.entropy)
+            holder.secret_hash = hash_secret(secret, ctx.entropy(16))
+            session.add(holder)
+            games.welcome(session, ctx, game, seat, holder, secret, phase, state)
+            done.append(t("gm.secret_reset", "en", game=game.id, seat=seat.name, address=holder.address))
+        session.commit()
+        log.info("game %s: new secret for the seat %s (%s)", game.id, seat.name, ", ".join(h.address for h in current))
+        return done

@@ -1,43 +1,20 @@
-"""Reply limits, the last loop breaker: counted from the outbox on a real database.
-
-Until the lead wires ``limits.allow_reply`` into ``Reply.send``, the ``wired`` fixture
-applies it the way the wiring will (a reply or refusal is queued only when allowed).
-"""
+"""Reply limits, the loop breakers, counted from the outbox on a real database: two
+budgets apart, so that mail nobody authenticated never spends what belongs to a player."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Iterator
-from typing import Any
-
-import pytest
 
 from pbem.config import LimitsConfig
 from pbem.service import inbound, limits, mailer
 from pbem.service.context import Context
-from pbem.service.replies import Reply
-from tests.service.helpers import BLUE, RED, outbox
-from tests.support.players import order_block, player_mail
+from tests.service.helpers import BLUE, RED, outbox, text_of
+from tests.support.players import order_block, player_mail, secret_from_welcome
 
 
-def set_limits(ctx: Context, per_sender: int, everybody: int) -> None:
-    ctx.config = dataclasses.replace(ctx.config, limits=LimitsConfig(per_sender_per_hour=per_sender,
-                                                                     global_per_hour=everybody))
-
-
-@pytest.fixture
-def wired(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """``Reply.send`` as it will be wired: ``if not limits.allow_reply(...): return``."""
-    original = Reply.send
-
-    def send(self: Reply, to: str, subject_what: str, text: str, **kw: Any) -> None:
-        if not limits.allow_reply(self.session, self.ctx, to):
-            return
-        original(self, to, subject_what, text, **kw)
-
-    monkeypatch.setattr(Reply, "send", send)
-    yield
+def set_limits(ctx: Context, **values: int) -> None:
+    ctx.config = dataclasses.replace(ctx.config, limits=dataclasses.replace(LimitsConfig(), **values))
 
 
 def queue(ctx: Context, to: str, kind: str, n: int = 1) -> None:
@@ -47,19 +24,17 @@ def queue(ctx: Context, to: str, kind: str, n: int = 1) -> None:
         s.commit()
 
 
-def allowed(ctx: Context, address: str) -> bool:
+def allowed(ctx: Context, address: str, kind: str = limits.AUTHENTICATED) -> bool:
     with ctx.session() as s:
-        return limits.allow_reply(s, ctx, address)
+        return limits.allow(s, ctx, address, kind)
 
 
-def test_replies_and_refusals_count_reports_and_the_rest_do_not(ctx, clock):  # type: ignore[no-untyped-def]
-    set_limits(ctx, per_sender=3, everybody=100)
-    for kind in ("report", "welcome", "reminder", "notice"):
+def test_answers_to_players_count_apart_from_everything_else(ctx, clock):  # type: ignore[no-untyped-def]
+    set_limits(ctx, per_sender_per_hour=3, global_per_hour=100)
+    for kind in ("report", "welcome", "reminder", "notice", "refusal", limits.STRANGER):
         queue(ctx, "anna@example.org", kind, 5)
-    assert allowed(ctx, "anna@example.org")
-    queue(ctx, "anna@example.org", "reply", 2)
-    assert allowed(ctx, "anna@example.org")
-    queue(ctx, "anna@example.org", "refusal")
+    assert allowed(ctx, "anna@example.org")  # nothing a stranger caused counts against anna
+    queue(ctx, "anna@example.org", limits.AUTHENTICATED, 3)
     assert not allowed(ctx, "anna@example.org")
     assert not allowed(ctx, "ANNA@Example.org")  # addresses compare without case
     assert allowed(ctx, "bruno@example.org")  # the limit is per address
@@ -72,8 +47,24 @@ def test_replies_and_refusals_count_reports_and_the_rest_do_not(ctx, clock):  # 
     assert allowed(ctx, "anna@example.org")
 
 
+def test_strangers_get_one_answer_a_day_and_notices_are_never_limited(ctx, clock):  # type: ignore[no-untyped-def]
+    assert allowed(ctx, "eve@example.net", limits.STRANGER)
+    queue(ctx, "eve@example.net", limits.STRANGER)
+    assert not allowed(ctx, "eve@example.net", limits.STRANGER)
+    assert allowed(ctx, "eve@example.net", limits.AUTHENTICATED)  # a player's own budget is untouched
+    assert allowed(ctx, "eve@example.net", "refusal")
+    clock.advance(hours=23, minutes=59)
+    assert not allowed(ctx, "eve@example.net", limits.STRANGER)
+    clock.advance(minutes=1, seconds=1)
+    assert allowed(ctx, "eve@example.net", limits.STRANGER)
+    set_limits(ctx, strangers_per_hour=0)
+    assert not allowed(ctx, "someone@example.net", limits.STRANGER)
+    set_limits(ctx, stranger_per_day=0)
+    assert not allowed(ctx, "someone@example.net", limits.STRANGER)
+
+
 def test_rows_of_the_same_transaction_count(ctx):  # type: ignore[no-untyped-def]
-    set_limits(ctx, per_sender=2, everybody=100)
+    set_limits(ctx, per_sender_per_hour=2)
     with ctx.session() as s:
         for _ in range(2):
             assert limits.allow_reply(s, ctx, "anna@example.org")
@@ -83,9 +74,9 @@ def test_rows_of_the_same_transaction_count(ctx):  # type: ignore[no-untyped-def
 
 
 def test_a_zero_limit_means_no_answers(ctx):  # type: ignore[no-untyped-def]
-    set_limits(ctx, per_sender=0, everybody=100)
+    set_limits(ctx, per_sender_per_hour=0)
     assert not allowed(ctx, "anna@example.org")
-    set_limits(ctx, per_sender=5, everybody=0)
+    set_limits(ctx, global_per_hour=0)
     assert not allowed(ctx, "anna@example.org")
 
 
@@ -97,8 +88,7 @@ def echo_robot_mail(n: int, subject: str) -> bytes:
                        headers=[("Return-Path", "<echo@robot.example>")])
 
 
-def test_a_loop_with_an_unmarked_autoresponder_gets_at_most_the_limit(ctx, clock, wired, caplog):  # type: ignore[no-untyped-def]
-    set_limits(ctx, per_sender=3, everybody=100)
+def test_a_loop_with_an_unmarked_autoresponder_gets_one_answer_a_day(ctx, clock, caplog):  # type: ignore[no-untyped-def]
     subject = ""
     with caplog.at_level(logging.WARNING, logger="pbem.service.limits"):
         for n in range(40):  # the robot answers each of our answers at once
@@ -108,23 +98,41 @@ def test_a_loop_with_an_unmarked_autoresponder_gets_at_most_the_limit(ctx, clock
             if answers:
                 subject = answers[-1].subject
             clock.advance(seconds=30)
-    assert len(outbox(ctx, to="echo@robot.example")) == 3
-    assert sum("suppressed" in r.getMessage() for r in caplog.records) == 37
-    clock.advance(hours=1)  # an hour later it may be told again, as much as the limit
+    assert [r.kind for r in outbox(ctx, to="echo@robot.example")] == [limits.STRANGER]
+    assert sum("suppressed" in r.getMessage() for r in caplog.records) == 39
+    clock.advance(days=1)  # a day later it may be told once more
     for n in range(40, 50):
         inbound.handle(ctx, echo_robot_mail(n, subject))
-    assert len(outbox(ctx, to="echo@robot.example")) == 6
+    assert len(outbox(ctx, to="echo@robot.example")) == 2
 
 
-def test_the_global_limit_stops_answers_but_never_reports(ctx, duel, wired):  # type: ignore[no-untyped-def]
+def test_strangers_spend_their_own_cap_never_the_players_answers(ctx, duel):  # type: ignore[no-untyped-def]
     game_id, secrets = duel
-    set_limits(ctx, per_sender=10, everybody=4)
+    set_limits(ctx, per_sender_per_hour=2, strangers_per_hour=4)
     for n in range(6):  # six different strangers, one mail each
         inbound.handle(ctx, player_mail(f"stranger{n}@example.net", "hello?\n"))
     assert [len(outbox(ctx, to=f"stranger{n}@example.net")) for n in range(6)] == [1, 1, 1, 1, 0, 0]
-    # the seats' orders are still applied and the turn resolves; only the answers wait
+    for n in range(5):  # forged mail "from" red: HELP, no block, an unknown game
+        inbound.handle(ctx, player_mail(RED, ["HELP", "hello", "GAME zz999\nSEAT red x\nEND"][n % 3]))
+    assert outbox(ctx, to=RED, kind="reply") == []
+    # the seats' orders are applied and each sender gets the confirmation it is owed
     for seat, addr in (("red", RED), ("blue", BLUE)):
         handled = inbound.handle(ctx, player_mail(addr, order_block(game_id, seat, secrets[seat], ["PLAY 2"])))
         assert handled.status == "orders"
-    assert outbox(ctx, to=RED, kind="reply") == [] and outbox(ctx, to=BLUE, kind="reply") == []
+    assert len(outbox(ctx, to=RED, kind="reply")) == 1 and len(outbox(ctx, to=BLUE, kind="reply")) == 1
     assert len(outbox(ctx, to=RED, kind="report")) == 1 and len(outbox(ctx, to=BLUE, kind="report")) == 1
+
+
+def test_secret_new_is_answered_outside_every_limit(ctx, duel):  # type: ignore[no-untyped-def]
+    game_id, secrets = duel
+    set_limits(ctx, per_sender_per_hour=0, global_per_hour=0, stranger_per_day=0, strangers_per_hour=0)
+    mail = player_mail(RED, f"GAME {game_id}\nSEAT red {secrets['red']}\nSECRET NEW\nEND\n")
+    assert inbound.handle(ctx, mail).status == "command"
+    answers = outbox(ctx, to=RED, kind="reply")
+    assert len(answers) == 1
+    new = secret_from_welcome(text_of(answers[0]))
+    assert new != secrets["red"]
+    # the new secret works, the old one no longer does (and nothing else is answered: the limits are 0)
+    old = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 2"]))
+    assert inbound.handle(ctx, old).status == "refused"
+    assert inbound.handle(ctx, player_mail(RED, order_block(game_id, "red", new, ["PLAY 2"]))).status == "orders"
