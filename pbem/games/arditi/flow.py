@@ -173,10 +173,13 @@ def police_step(state: State, dice: Dice) -> State:
         table.guards[n] = g.piece
         arrested = table.remove_piece(n)
         if arrested is not None:
-            seat, _, pieces = arrested
+            seat, led, pieces = arrested
             table.sides[seat].arrested += 1
+            # Cut behind its head, the committee's part has a new head; one next to an end of a
+            # headless part takes it up "da quel momento" (not at the next turn, which may never come).
+            rejoined = tuple(r.part for r in table.rejoin(seat)) if led else ()
             dismissed = table.dismiss_guards(n, pieces)
-            acts.append(PoliceAct(g.piece, n, g.square, n, "arrest", seat, dismissed))
+            acts.append(PoliceAct(g.piece, n, g.square, n, "arrest", seat, dismissed, rejoined))
         else:
             acts.append(PoliceAct(g.piece, n, g.square, n, "block"))
     record = PoliceRecord(state.round, tuple(entered), tuple(left), tuple(acts))

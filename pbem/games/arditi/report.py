@@ -97,6 +97,9 @@ def police_lines(catalog: Catalog, police: Mapping[str, Any], lang: str) -> list
         if a["result"] == "arrest":
             out.append("  " + t("report-police-arrest", piece=piece, number=a["number"],
                                 seat=t(f"seat-{a['seat']}")))
+            for part in a.get("rejoined", ()):
+                out.append("  " + t("report-rejoin", seat=t(f"seat-{a['seat']}"), count=len(part),
+                                    squares=_squares(part)))
             for gone in a.get("dismissed", ()):
                 out.append("  " + t("report-guard-dismissed", piece=t(f"the-{gone}")))
         elif a["result"] == "block":

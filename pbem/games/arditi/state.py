@@ -125,6 +125,7 @@ class PoliceAct:
     result: str  # "block" | "arrest" | "committee" | "held" | "empty-bag"
     seat: str | None = None  # whose militant was arrested, or whose committee was found
     dismissed: tuple[str, ...] = ()  # guards that left the board because the arrest cut a corteo of 7
+    rejoined: tuple[tuple[int, ...], ...] = ()  # headless parts the corteo's new head touches, taken up
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,8 @@ def _police(p: PoliceRecord) -> dict[str, Any]:
     return {
         "round": p.round, "entered": list(p.entered), "left": list(p.left),
         "acts": [{"piece": a.piece, "number": a.number, "from": a.origin, "square": a.square,
-                  "result": a.result, "seat": a.seat, "dismissed": list(a.dismissed)} for a in p.acts],
+                  "result": a.result, "seat": a.seat, "dismissed": list(a.dismissed),
+                  "rejoined": [list(r) for r in a.rejoined]} for a in p.acts],
     }
 
 

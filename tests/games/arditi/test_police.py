@@ -151,3 +151,24 @@ def test_the_police_phase_happens_only_when_needed():
     with_guard = position({"red": corteo(22, 17), "blue": corteo(60)}, to_move="blue", roll=1,
                           guards=[("pawn", 70)])
     assert play(with_guard, "STAY").stage == "police"  # a guard must still leave the board
+
+
+def test_a_head_left_next_to_a_headless_part_by_an_arrest_takes_it_up_at_once():
+    """"bisogna portare la testa del 'serpente' su casa confinante con una delle due estremità del
+    gruppo rimasto isolato, da quel momento può tornare a muoversi come un corpo unico" - the arrest on
+    22 leaves red's committee (23) alone at the head, next to the end (28) of an older headless part:
+    it is taken up at once, not at red's next turn - which never comes here: the draw empties the bag
+    and the game ends, with the part scored as led."""
+    red = corteo(21, 22, 23, committee=2)
+    blue = corteo(46, 51, 56, 61, 66, 71, 76, 81)  # 7 militants: the pawn's corteo
+    state = police_state(cortei={"red": red, "blue": blue}, headless={"red": [[28, 33]]}, guards=[("pawn", 70)],
+                         bag=[22])
+    after, _ = resolve_server(state)
+    red_after = after.party("red")
+    assert red_after.corteo.squares == (33, 28, 23) and red_after.corteo.committee_square == 23
+    assert red_after.headless == ((21,),) and red_after.arrested == 1
+    assert after.police is not None and after.police.acts[0].rejoined == ((28, 33),)
+    assert after.result is not None and after.result.reason == "bag"
+    score = next(s for s in after.result.scores if s.seat == "red")
+    assert (score.active, score.isolated, score.points) == (2, 1, 2 * 2 - 1 - 2)
+    assert "takes up again its headless part of 2 militant(s): 28, 33" in RULES.describe(RULES.view(after, None), "en")
