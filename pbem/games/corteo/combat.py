@@ -350,9 +350,15 @@ def _advance(board: Board, winners: list[str], vacated: list[Hex]) -> list[str]:
     lead = winners[0]
     h0 = board.hex(lead)
     stack = [u for u in winners if board.hex(u) == h0]
+    if h0 is None:
+        return []
+    # 9: "le due unità potranno occupare due esa differenti ... Ma devono avanzare entrambe": a stack
+    # advances whole or not at all (a lacrimogeni may not follow a celere onto an objective, 6d).
+    if not all(any(board.may_enter(u, h) is None and distance(h0, h) == 1 for h in targets) for u in stack):
+        return []
     for u in stack:
         for h in targets:
-            if board.may_enter(u, h) is None and board.stack_ok(u, h) and h0 is not None and distance(h0, h) == 1:
+            if board.may_enter(u, h) is None and board.stack_ok(u, h) and distance(h0, h) == 1:
                 board.set_loc(u, h.label, "advance")
                 moved.append(u)
                 break

@@ -154,6 +154,22 @@ def test_dr_the_defender_retreats_and_the_winner_may_advance():
     assert loc(stay, "MOV1") == "D17"
 
 
+def test_a_stack_advances_whole_or_not_at_all():
+    """C 9: "Così nel caso di avanzata di due unità cumulate ... Ma devono avanzare entrambe"; 6d: "per
+    blindati e lacrimogeni è vietato il passaggio per esa-obiettivo". CE1 and LA1 stacked on T17 beat
+    MOV6 on the objective T16 (10 v 4: 2-1, die 3: DR; MOV6, with nowhere to go, is arrested): LA1
+    cannot enter T16, so neither advances (CE1 used to advance alone). CE1 and CE2 advance together."""
+    terrains(T16="obiettivo", T17="strada")
+    mixed = resolve(fight_state({"MOV6": "T16", "CE1": "T17", "LA1": "T17"}), "potere",
+                    "ATTACK CE1 LA1 ON MOV6 ADVANCE", [3])
+    f = fights(mixed)[0]
+    assert (f.odds, f.result, f.arrested, f.advanced) == ("2-1", "DR", ("MOV6",), ())
+    assert loc(mixed, "CE1") == loc(mixed, "LA1") == "T17"
+    both = resolve(fight_state({"MOV6": "T16", "CE1": "T17", "CE2": "T17"}), "potere",
+                   "ATTACK CE1 CE2 ON MOV6 ADVANCE", [3])
+    assert set(fights(both)[0].advanced) == {"CE1", "CE2"} and loc(both, "CE1") == loc(both, "CE2") == "T16"
+
+
 def test_ar_the_attacker_retreats_never_into_an_enemy_zoc():
     """C 8d: "L'unità in ritirata non può ritirarsi in esa proibiti dagli effetti del terreno, in ZOC
     dell'avversario": CE1 loses its attack; of D19, C19 and E19 it avoids the two next to MOV7."""
