@@ -98,7 +98,8 @@ def check_authentication_results(values: Sequence[str], trusted_authserv_id: str
     Only the topmost header whose authserv-id is ``trusted_authserv_id`` counts: our MTA
     prepends its header, so anything below it (or naming another server) may have been
     written by the sender. If that header cannot be parsed, nothing else is consulted.
-    Passes on ``dmarc=pass`` (with ``header.from``, when given, equal to the From domain),
+    Passes on ``dmarc=pass`` with ``header.from`` equal to the From domain (without it, the
+    verdict names no domain: it could be another one's),
     or on ``dkim=pass`` whose ``header.d`` (or the domain of ``header.i``) aligns with it.
     """
     trusted = trusted_authserv_id.strip().lower()
@@ -123,7 +124,7 @@ def check_authentication_results(values: Sequence[str], trusted_authserv_id: str
             continue
         if method == "dmarc":
             claimed = _prop(result, "header", "from")
-            if claimed is None or _clean(claimed) == sender_domain:
+            if claimed is not None and _clean(claimed) == sender_domain:  # no header.from: no pass
                 return None
         elif method == "dkim":
             d = _prop(result, "header", "d") or domain_of(_prop(result, "header", "i"))

@@ -16,15 +16,24 @@ What a bounce tells us, as far as it can be read:
 
 from __future__ import annotations
 
-import email
-import email.policy
 import re
 from dataclasses import dataclass
 from email.message import Message
 
+from . import caps
+from .address import find_address
 from .parse import IncomingMail, decode_part, html_to_text, normalise_message_id
 
-__all__ = ["Bounce", "BouncedRecipient", "is_bounce", "parse_bounce"]
+__all__ = ["MAX_BOUNCE_TEXT", "MAX_CANDIDATE_IDS", "MAX_RECIPIENTS", "Bounce", "BouncedRecipient", "is_bounce",
+           "parse_bounce"]
+
+#: A bounce's text is cut to this many characters before any pattern sees it: the
+#: server's words and the copy of our headers come first; a poison "bounce" of 20,000
+#: blank lines cost minutes in the patterns before they were linear.
+MAX_BOUNCE_TEXT = 16_000
+#: Candidate ids for the original mail, and recipients, read from one bounce.
+MAX_CANDIDATE_IDS = 50
+MAX_RECIPIENTS = 20
 
 _FAILURE_ACTIONS = ("failed", "delayed")
 
@@ -132,9 +141,10 @@ def is_bounce(mail: IncomingMail) -> bool:
 
 _STATUS = re.compile(r"(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])")
 _SMTP_CODE = re.compile(r"(?:^|[\s:(\"'])([45][0-5]\d)[ -](?=[245]\.\d|[\w<#\"'])", re.MULTILINE)
-_ADDRESS = re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+")
-_MSGID_LINE = re.compile(r"^\s*(?:x-original-)?message-id\s*:\s*(<[^<>\s]+>)", re.IGNORECASE | re.MULTILINE)
-_MARKER_LINE = re.compile(r"^\s*x-pbem-game\s*:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
+# Line patterns: "^[ \t]*", never "^\s*" in MULTILINE mode (which runs over every blank line
+# that follows each line start: quadratic in the number of blank lines).
+_MSGID_LINE = re.compile(r"^[ \t]*(?:x-original-)?message-id[ \t]*:[ \t]*(?:\r?\n[ \t]+)?(<[^<>\s]+>)", re.IGNORECASE | re.MULTILINE)
+_MARKER_LINE = re.compile(r"^[ \t]*x-pbem-game[ \t]*:[ \t]*(?:\r?\n[ \t]+)?(\S+)", re.IGNORECASE | re.MULTILINE)
 _TRANSIENT_WORDS = re.compile(
     r"warning only|do not need to resend|will (be )?retr(y|ied)|still (being )?(retried|trying)|"
     r"not yet been delivered|has been delayed|delivery (is )?delayed|delayed mail|deferred|"
@@ -145,7 +155,7 @@ _PERMANENT_WORDS = re.compile(
     r"not going to try again|retry timeout exceeded|errore permanente", re.IGNORECASE)
 # Where the human-readable part of a text bounce ends and the copy of our mail begins.
 _COPY_START = re.compile(
-    r"^\s*(-{2,}\s*)?(below this line is a copy of the message|this is a copy of the message|"
+    r"^[ \t]*(-{2,}[ \t]*)?(below this line is a copy of the message|this is a copy of the message|"
     r"original message|returned message|the original message|undelivered message|"
     r"messaggio originale|copia del messaggio|transcript of session follows)", re.IGNORECASE | re.MULTILINE)
 
@@ -160,13 +170,18 @@ def parse_bounce(mail: IncomingMail, raw: bytes | None = None) -> Bounce | None:
         return None
 
 
+def _message(mail: IncomingMail, raw: bytes | None) -> Message | None:
+    """The mail's one parse when ``raw`` is the mail read (the service's case), else a
+    parse of ``raw`` under the same caps."""
+    if raw is None:
+        return None
+    if mail.parsed is not None and len(raw) == mail.size:
+        return mail.parsed
+    return caps.parse_message(raw)
+
+
 def _parse(mail: IncomingMail, raw: bytes | None) -> Bounce | None:
-    msg: Message | None = None
-    if raw is not None:
-        try:
-            msg = email.message_from_bytes(raw, policy=email.policy.default)
-        except Exception:
-            msg = None
+    msg = _message(mail, raw)
     status_blocks: list[list[tuple[str, str]]] = []
     originals: list[Message] = []
     texts: list[str] = []
@@ -174,9 +189,9 @@ def _parse(mail: IncomingMail, raw: bytes | None) -> Bounce | None:
         _walk(msg, status_blocks, originals, texts, top=True)
     if not texts:
         texts = [mail.text or ""]
-    text = "\n".join(texts)
+    text = "\n".join(texts)[:MAX_BOUNCE_TEXT]
 
-    ids: list[str] = []
+    ids: dict[str, None] = {}  # ordered, and a set
     game: str | None = None
     for original in originals:
         _add_id(ids, original.get("message-id"))
@@ -186,14 +201,14 @@ def _parse(mail: IncomingMail, raw: bytes | None) -> Bounce | None:
     recipients: list[BouncedRecipient] = []
     for block in status_blocks:
         fields = {name.lower(): value for name, value in block}
-        if "final-recipient" in fields or "original-recipient" in fields:
+        if ("final-recipient" in fields or "original-recipient" in fields) and len(recipients) < MAX_RECIPIENTS:
             recipients.append(_dsn_recipient(fields))
         for name in ("reporting-mta", "x-original-message-id"):
             if name in fields:
                 per_message.setdefault(name, fields[name])
     _add_id(ids, per_message.get("x-original-message-id"))
-    for value in _MSGID_LINE.findall(text):
-        _add_id(ids, value)
+    for found_id in _MSGID_LINE.finditer(text):
+        _add_id(ids, found_id.group(1))
     if game is None:
         found = _MARKER_LINE.search(text)
         game = found.group(1) if found else None
@@ -204,14 +219,16 @@ def _parse(mail: IncomingMail, raw: bytes | None) -> Bounce | None:
         _add_id(ids, value)
     if not recipients and not ids:
         return None
-    return Bounce(recipients=tuple(recipients), message_ids=tuple(ids), game=game, standard=standard,
+    return Bounce(recipients=tuple(recipients), message_ids=tuple(ids)[:MAX_CANDIDATE_IDS], game=game, standard=standard,
                   reporting_mta=_after_type(per_message.get("reporting-mta", "")))
 
 
-def _add_id(ids: list[str], value: object) -> None:
-    norm = normalise_message_id(str(value)) if value else None
-    if norm and norm not in ids:
-        ids.append(norm)
+def _add_id(ids: dict[str, None], value: object) -> None:
+    if len(ids) >= MAX_CANDIDATE_IDS:
+        return
+    norm = normalise_message_id(str(value)[:1000]) if value else None
+    if norm:
+        ids.setdefault(norm)
 
 
 def _walk(part: Message, blocks: list[list[tuple[str, str]]], originals: list[Message], texts: list[str],
@@ -234,9 +251,9 @@ def _walk(part: Message, blocks: list[list[tuple[str, str]]], originals: list[Me
                     _walk(sub, blocks, originals, texts)
         return
     if ctype == "text/plain" or (top and ctype.startswith("text/")):
-        texts.append(decode_part(part))
+        texts.append(decode_part(part)[:MAX_BOUNCE_TEXT])
     elif ctype == "text/html" and not texts:
-        texts.append(html_to_text(decode_part(part)))
+        texts.append(html_to_text(decode_part(part)[:caps.MAX_HTML])[:MAX_BOUNCE_TEXT])
 
 
 def _payload_text(part: Message) -> str:
@@ -309,9 +326,8 @@ def _after_type(value: str) -> str:
 
 
 def _address(value: str) -> str:
-    text = _after_type(value).strip().strip("<>").strip()
-    found = _ADDRESS.search(text)
-    return (found.group(0) if found else text).lower()
+    text = _after_type(value).strip().strip("<>").strip()[:1000]
+    return find_address(text) or text.lower()
 
 
 def _dsn_recipient(fields: dict[str, str]) -> BouncedRecipient:
@@ -333,10 +349,10 @@ def _dsn_recipient(fields: dict[str, str]) -> BouncedRecipient:
 
 # ----------------------------------------------------------------- text bounces
 
-_QMAIL_RCPT = re.compile(r"^<([^<>\s]+@[^<>\s]+)>:", re.MULTILINE)  # qmail, Postfix's text
-_EXIM_FAILED = re.compile(r"following address(?:\(es\)|es)? failed:\s*\n((?:[ \t]*\S.*\n?)+)", re.IGNORECASE)
-_SENDMAIL_FATAL = re.compile(r"-+\s*the following addresses had permanent fatal errors\s*-+\s*\n\s*<?([^<>\s]+@[^<>\s]+)>?",
-                             re.IGNORECASE)
+# the local part holds no "@": with one, "<a@a@a@…" backtracked quadratically within a line
+_QMAIL_RCPT = re.compile(r"^<([^<>\s@]+@[^<>\s]+)>:", re.MULTILINE)  # qmail, Postfix's text
+_EXIM_FAILED = re.compile(r"following address(?:\(es\)|es)? failed:[ \t]*\r?\n", re.IGNORECASE)
+_SENDMAIL_FATAL = "the following addresses had permanent fatal errors"
 _RCPT_PHRASE = re.compile(
     r"(?:wasn't delivered to|was not delivered to|could not be delivered to|delivery to the following "
     r"recipients? failed(?: permanently)?:?|failed to deliver to|recapitare il messaggio a(?: questi destinatari"
@@ -365,17 +381,18 @@ def _text_recipients(mail: IncomingMail, text: str) -> list[BouncedRecipient]:
         add(found)
     exim = _EXIM_FAILED.search(human)
     if exim:
-        for line in exim.group(1).split("\n"):
-            if line[:1] in (" ", "\t") and line.strip() and not line.startswith(("    ", "\t\t")):
+        for line in _paragraph(human, exim.end()):
+            if line[:1] in (" ", "\t") and not line.startswith(("    ", "\t\t")):
                 first = line.split()[0]
                 if "@" in first:
                     add(first)
-    for found in _SENDMAIL_FATAL.findall(human):
+    for found in _sendmail_fatal(human):
         add(found)
     for found in _RCPT_PHRASE.findall(human):
         add(found)
     if not addresses:
         return []
+    del addresses[MAX_RECIPIENTS:]
     permanent = bool(_PERMANENT_WORDS.search(human))
     transient = not permanent and bool(_TRANSIENT_WORDS.search(human))
     out = []
@@ -387,6 +404,35 @@ def _text_recipients(mail: IncomingMail, text: str) -> list[BouncedRecipient]:
             action = "delayed" if status[:1] == "4" else "failed"
         out.append(BouncedRecipient(address=addr, action=action, status=status, diagnostic=diagnostic))
     return out
+
+
+def _paragraph(text: str, start: int) -> list[str]:
+    """The non-blank lines from ``start`` up to the next blank line."""
+    lines: list[str] = []
+    for line in text[start:].split("\n"):
+        line = line.rstrip("\r")
+        if not line.strip():
+            break
+        lines.append(line)
+    return lines
+
+
+def _sendmail_fatal(human: str) -> list[str]:
+    """Old Sendmail: "----- The following addresses had permanent fatal errors -----" and
+    the address on the next non-blank line."""
+    found: list[str] = []
+    lower = human.lower()
+    pos = lower.find(_SENDMAIL_FATAL)
+    while pos >= 0 and len(found) < MAX_RECIPIENTS:
+        end = human.find("\n", pos)
+        if end < 0:
+            break
+        nxt = next((line for line in human[end + 1:end + 2001].split("\n") if line.strip()), "")
+        token = nxt.split()[0].strip("<>") if nxt.strip() else ""
+        if "@" in token:
+            found.append(token)
+        pos = lower.find(_SENDMAIL_FATAL, end)
+    return found
 
 
 def _text_status(human: str, address: str) -> tuple[str, str]:
@@ -415,7 +461,4 @@ def _inner_message(part: Message) -> Message | None:
     text = _payload_text(part)
     if not text.strip():
         return None
-    try:
-        return email.message_from_string(text.lstrip("\r\n"), policy=email.policy.default)
-    except Exception:
-        return None
+    return caps.parse_text(text.lstrip("\r\n")[:caps.MAX_HEADER_BYTES])

@@ -11,10 +11,16 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from typing import Literal
 
-__all__ = ["MARKER_HEADER", "Attachment", "compose", "reply_subject"]
+__all__ = ["MARKER_HEADER", "MAX_REFERENCES", "Attachment", "compose", "fold_ids", "reply_subject"]
 
 #: Our own marker header: a mail carrying it that comes back in is never answered.
 MARKER_HEADER = "X-PBEM-Game"
+
+#: Ids written in References: the first of the thread and the latest ones (RFC 5322 3.6.4).
+MAX_REFERENCES = 20
+#: The longest id written: an SMTP line holds 998 characters, the header name included.
+_MAX_ID = 900
+_FOLD_AT = 78
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|r|rif|aw|sv|vs|antw)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
@@ -43,6 +49,35 @@ def _split_type(content_type: str) -> tuple[str, str]:
     maintype = maintype.strip().lower() or "application"
     subtype = subtype.split(";", 1)[0].strip().lower() or "octet-stream"
     return maintype, subtype
+
+
+def _clean_id(value: str) -> str | None:
+    """``<local@domain>`` as it may be written raw in a header, or None (whitespace, brackets
+    inside, non-ASCII or too long: such an id cannot be written without encoding it)."""
+    text = value.strip()
+    if not text.startswith("<"):
+        text = f"<{text}>"
+    inner = text[1:-1]
+    if (not text.endswith(">") or not inner or len(text) > _MAX_ID or not text.isascii()
+            or any(ch in "<>" or ch.isspace() or not ch.isprintable() for ch in inner)):
+        return None
+    return text
+
+
+def fold_ids(name: str, ids: Sequence[str]) -> str:
+    """The value of an id header (In-Reply-To, References) folded between ids, never inside
+    one and never encoded: the ids are written as they are, whatever their length (an
+    Outlook id of 88 characters came back as an encoded word, and clients did not thread)."""
+    lines: list[str] = []
+    line = f"{name}:"
+    for item in ids:
+        if len(line) + 1 + len(item) > _FOLD_AT and line != f"{name}:":
+            lines.append(line)
+            line = ""
+        line = f"{line} {item}"
+    lines.append(line)
+    value = "\r\n".join(lines)
+    return value[len(name) + 2:]
 
 
 def _cid(value: str) -> str:
@@ -85,13 +120,16 @@ def compose(
     msg["Subject"] = subject
     msg["Date"] = email.utils.format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    refs = [r for r in references if r]
-    if in_reply_to and in_reply_to not in refs:
-        refs.append(in_reply_to)
+    parent = _clean_id(in_reply_to) if in_reply_to else None
+    if parent:  # set raw: the header classes would encode a long id
+        msg.set_raw("In-Reply-To", fold_ids("In-Reply-To", [parent]))
+    refs = list(dict.fromkeys(r for r in (_clean_id(x) for x in references if x) if r))
+    if parent and parent not in refs:
+        refs.append(parent)
+    if len(refs) > MAX_REFERENCES:
+        refs = refs[:1] + refs[len(refs) - MAX_REFERENCES + 1:]
     if refs:
-        msg["References"] = " ".join(refs)
+        msg.set_raw("References", fold_ids("References", refs))
     msg["Auto-Submitted"] = auto_submitted
     msg["X-Auto-Response-Suppress"] = "All"
     msg[MARKER_HEADER] = game_id or "-"
@@ -120,4 +158,5 @@ def compose(
                                cid=_cid(att.inline_cid))
         else:
             msg.add_attachment(att.data, maintype, subtype, filename=att.filename)
-    return message_id, msg.as_bytes(policy=policy)
+    # raw headers (the ids) are written as folded above, never refolded into encoded words
+    return message_id, msg.as_bytes(policy=policy.clone(refold_source="none"))

@@ -20,10 +20,14 @@ from typing import NamedTuple
 
 from pbem.core.i18n import Message, msg
 
+from .caps import MAX_TEXT
 from .parse import cut_reply
+from .quote import safe_quote
 
 __all__ = [
     "COMMANDS",
+    "MAX_LINE",
+    "MAX_ORDER_LINES",
     "WARNING_KEYS",
     "Command",
     "Envelope",
@@ -48,6 +52,13 @@ COMMANDS = {
 }
 _CONFIRM = {"confirm", "conferma"}
 _NEW = {"new", "nuovo"}
+
+#: Order lines read from one block: more is not a turn's orders but junk (10 MB of lines
+#: took seconds in a game's parser and gave 20,000 diagnostics in one reply). Beyond it
+#: the block is refused whole, with ``envelope-too-many-lines``.
+MAX_ORDER_LINES = 500
+#: The longest order line read; a longer one is refused, quoted by a short prefix only.
+MAX_LINE = 1_000
 
 #: Problem keys that do not stop the mail from being used.
 WARNING_KEYS = frozenset({"envelope-end-missing", "envelope-extra-block", "envelope-text-after-end"})
@@ -140,7 +151,7 @@ def parse_envelope(text: str) -> Envelope:
 
 
 def _parse(text: str) -> Envelope:
-    text = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    text = str(text)[:MAX_TEXT].replace("\r\n", "\n").replace("\r", "\n")
     own, rest = cut_reply(text)
     all_lines = text.split("\n")
     own_count = len(own.split("\n")) if rest else len(all_lines)
@@ -201,7 +212,7 @@ def _parse(text: str) -> Envelope:
                 game = tokens[1]
                 if len(tokens) > 2:
                     problems.append((lineno, msg("envelope-extra-text", keyword="GAME",
-                                                 text=" ".join(tokens[2:]))))
+                                                 text=safe_quote(" ".join(tokens[2:])))))
             continue
         if key in _END and len(tokens) == 1:
             ended = True
@@ -218,18 +229,18 @@ def _parse(text: str) -> Envelope:
             else:
                 seat = tokens[1]
                 if len(tokens) < 3:
-                    problems.append((lineno, msg("envelope-secret-missing", seat=seat)))
+                    problems.append((lineno, msg("envelope-secret-missing", seat=safe_quote(seat))))
                 else:
                     secret = normalise_secret("".join(tokens[2:])) or None
                     if secret is None:
-                        problems.append((lineno, msg("envelope-secret-missing", seat=seat)))
+                        problems.append((lineno, msg("envelope-secret-missing", seat=safe_quote(seat))))
             continue
         if key in _TURN:
             if turn is not None:
                 problems.append((lineno, msg("envelope-turn-duplicate")))
             elif len(tokens) != 2 or not tokens[1].isdigit() or not tokens[1].isascii():
                 problems.append((lineno, msg("envelope-turn-not-number",
-                                             text=" ".join(tokens[1:]))))
+                                             text=safe_quote(" ".join(tokens[1:])))))
             else:
                 turn = int(tokens[1])
             continue
@@ -242,8 +253,14 @@ def _parse(text: str) -> Envelope:
                 else:
                     command = parsed
             continue
+        if len(content) > MAX_LINE:
+            problems.append((lineno, msg("envelope-line-too-long", limit=MAX_LINE, text=safe_quote(content))))
+            continue
+        if len(orders) >= MAX_ORDER_LINES:
+            problems.append((lineno, msg("envelope-too-many-lines", limit=MAX_ORDER_LINES)))
+            break
         orders.append((lineno, content))
-    if not ended:
+    if not ended and not any(p[1].key == "envelope-too-many-lines" for p in problems):
         problems.append((last_lineno, msg("envelope-end-missing")))
 
     if ended:
@@ -287,7 +304,7 @@ def _command(name: str, tokens: list[str], lineno: int,
     if name == "SECRET":
         if len(args) == 1 and args[0].lower() in _NEW:
             return Command("SECRET NEW")
-        problems.append((lineno, msg("envelope-secret-new-expected", text=" ".join(tokens))))
+        problems.append((lineno, msg("envelope-secret-new-expected", text=safe_quote(" ".join(tokens)))))
         return None
     if name == "MAP" and len(args) == 1 and args[0].lower() in ("zoc", "zone"):
         return Command("MAP", "zoc")  # the map with the zones of control drawn (Corteo)
@@ -296,26 +313,26 @@ def _command(name: str, tokens: list[str], lineno: int,
         if len(args) == 1 and args[0].lower() in _CONFIRM:
             return Command("LEAVE", "CONFIRM")
         if args:
-            problems.append((lineno, msg("envelope-extra-text", keyword=name, text=" ".join(args))))
+            problems.append((lineno, msg("envelope-extra-text", keyword=name, text=safe_quote(" ".join(args)))))
         return Command("LEAVE")
     if name == "HELP":
         # HELP, HELP <kind>, HELP <topic> (in a game block), HELP <kind> <topic>.
         if len(args) > 2:
             problems.append((lineno, msg("envelope-extra-text", keyword=name,
-                                         text=" ".join(args[2:]))))
+                                         text=safe_quote(" ".join(args[2:])))))
         return Command(name, " ".join(a.lower() for a in args[:2]) if args else None)
     if name == "HISTORY":
         if not args:
             return Command(name)
         if not (args[0].isascii() and args[0].isdigit()):
-            problems.append((lineno, msg("envelope-history-not-number", text=args[0])))
+            problems.append((lineno, msg("envelope-history-not-number", text=safe_quote(args[0]))))
             return Command(name)
         if len(args) > 1:
             problems.append((lineno, msg("envelope-extra-text", keyword=name,
-                                         text=" ".join(args[1:]))))
+                                         text=safe_quote(" ".join(args[1:])))))
         return Command(name, str(int(args[0])))
     if args:
-        problems.append((lineno, msg("envelope-extra-text", keyword=name, text=" ".join(args))))
+        problems.append((lineno, msg("envelope-extra-text", keyword=name, text=safe_quote(" ".join(args)))))
     return Command(name)
 
 

@@ -7,9 +7,8 @@ gets a dedupe key, a (possibly empty) text and the headers that could be read.
 from __future__ import annotations
 
 import codecs
-import email
 import email.header
-import email.policy
+import email.headerregistry
 import email.utils
 import hashlib
 import logging
@@ -18,14 +17,18 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage, Message
-from html.parser import HTMLParser
 from types import MappingProxyType
+
+from . import caps
+from .address import find_address, parse_from, parse_mailbox, split_mailboxes
+from .htmltext import html_to_text
 
 __all__ = [
     "IncomingMail",
     "decode_part",
     "html_to_text",
     "normalise_message_id",
+    "raw_header_values",
     "read_mail",
     "strip_quotes",
 ]
@@ -41,6 +44,13 @@ class IncomingMail:
     ``sender`` is the bare From address, lower-cased (None when missing or unreadable);
     ``return_path`` is the Return-Path address, ``""`` for the null sender ``<>`` and None
     when the header is absent.
+
+    ``sender_problem`` says why there is no sender (a key of ``messages.toml``:
+    ``from-missing``, ``from-not-one``, ``from-unreadable``; see ``pbem.mail.address``);
+    ``truncated`` lists the caps the mail hit (``mail-cut-*`` keys, see ``pbem.mail.caps``):
+    it was read only up to them. ``parsed`` is the one parse of the raw bytes, kept so that
+    the classifier and the bounce reader need not parse the mail again; it takes no part in
+    equality or repr.
     """
 
     message_id: str | None
@@ -58,6 +68,9 @@ class IncomingMail:
     content_type: str = "text/plain"
     html: str | None = None
     attachments: tuple[tuple[str, str, int], ...] = field(default=())
+    sender_problem: str | None = None
+    truncated: tuple[str, ...] = ()
+    parsed: Message | None = field(default=None, compare=False, repr=False)
 
     def header(self, name: str) -> str | None:
         """The first value of a header (case-insensitive name), or None."""
@@ -95,11 +108,11 @@ def _id_list(value: str | None) -> tuple[str, ...]:
     if not value:
         return ()
     found = _MSGID_RE.findall("".join(value.split("\n")))
-    result = []
+    result: dict[str, None] = {}  # ordered, and a set: 20,000 ids were quadratic in a list
     for item in found:
         norm = normalise_message_id(f"<{item}>")
-        if norm and norm not in result:
-            result.append(norm)
+        if norm:
+            result.setdefault(norm)
     return tuple(result)
 
 
@@ -118,12 +131,19 @@ def _header_values(msg: Message) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in headers.items()}
 
 
+#: Address headers are shown as unstructured text: the address grammar of the ``email``
+#: package costs about a millisecond per address, and the From address is read elsewhere.
+_AS_TEXT = email.headerregistry.HeaderRegistry(use_default_map=False)
+
+
 def _decode_header_value(msg: Message, index: int, raw: object) -> str:
     try:
         policy = msg.policy
         name, value = msg._headers[index]  # type: ignore[attr-defined]
-        decoded = policy.header_fetch_parse(name, value)
-        text = str(decoded)
+        if str(name).lower() in caps.ADDRESS_HEADERS and isinstance(value, str):
+            text = str(_AS_TEXT(name, "".join(value.splitlines())))
+        else:
+            text = str(policy.header_fetch_parse(name, value))
     except Exception:
         try:
             text = str(email.header.make_header(email.header.decode_header(str(raw))))
@@ -133,21 +153,16 @@ def _decode_header_value(msg: Message, index: int, raw: object) -> str:
     return "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text).strip()
 
 
-def _parse_address(value: str | None) -> tuple[str, str | None]:
-    if value is None:
-        return "", None
+def raw_header_values(msg: Message, name: str) -> tuple[str, ...]:
+    """Every value of a header as it was sent (unfolded, nothing decoded): the From
+    address is read from this, never from the decoded text."""
+    wanted = name.lower()
     try:
-        pairs = email.utils.getaddresses([value])
-    except Exception:
-        pairs = []
-    for name, addr in pairs:
-        addr = addr.strip()
-        if "@" in addr:
-            return name.strip(), addr.lower()
-    match = re.search(r"[\w.+\-=]+@[\w.\-]+", value)
-    if match:
-        return "", match.group(0).lower()
-    return "", None
+        items = msg.raw_items() if isinstance(msg, EmailMessage) else msg.items()
+        return tuple("".join(str(value).splitlines()).strip() for key, value in items
+                     if str(key).lower() == wanted)
+    except Exception:  # pragma: no cover - defensive
+        return ()
 
 
 def _return_path(value: str | None) -> str | None:
@@ -156,10 +171,12 @@ def _return_path(value: str | None) -> str | None:
     text = value.strip()
     if text in ("<>", "", "< >"):
         return ""
-    _, addr = _parse_address(text)
+    items, _ = split_mailboxes(text)
+    addr = parse_mailbox(items[0])[1] if items else None
     if addr is None:
-        inner = text.strip("<> ")
-        return inner.lower()
+        addr = find_address(text)
+    if addr is None:
+        return text.strip("<> ").lower()
     return addr
 
 
@@ -249,109 +266,6 @@ def _cp1252_char(match: re.Match[str]) -> str:
         return bytes([ord(match.group())]).decode("cp1252")
     except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined stay as they were
         return match.group()
-
-
-class _HTMLText(HTMLParser):
-    """HTML → plain text, dropping head/style/script and quoted-reply containers."""
-
-    _SKIP_TAGS = {"style", "script", "head", "title", "blockquote", "template", "noscript"}
-    _SKIP_CLASSES = {"gmail_quote", "gmail_attr", "yahoo_quoted", "moz-cite-prefix",
-                     "outlookmessageheader", "protonmail_quote", "zmail_extra"}
-    _STOP_IDS = {"appendonsend", "divrplyfwdmsg", "x_divrplyfwdmsg", "x_appendonsend",
-                 "mail-editor-reference-message-container"}
-    _BLOCK = {"p", "div", "br", "tr", "li", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5",
-              "h6", "pre", "hr", "section", "article", "header", "footer", "dd", "dt", "dl",
-              "address", "center", "form", "fieldset"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._skip_tag: str | None = None
-        self._skip_depth = 0
-        self._pre = 0
-        self.stopped = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.stopped:
-            return
-        tag = tag.lower()
-        if self._skip_tag is not None:
-            if tag == self._skip_tag:
-                self._skip_depth += 1
-            return
-        attr = {k.lower(): (v or "") for k, v in attrs}
-        ident = attr.get("id", "").lower()
-        if ident in self._STOP_IDS:
-            self.stopped = True
-            return
-        classes = {c.lower() for c in attr.get("class", "").split()}
-        if tag in self._SKIP_TAGS or classes & self._SKIP_CLASSES:
-            if tag not in _VOID:
-                self._skip_tag = tag
-                self._skip_depth = 1
-            return
-        if tag == "pre":
-            self._pre += 1
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-        elif tag == "td" or tag == "th":
-            self.parts.append("\t")
-        if tag == "li":
-            self.parts.append("- ")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.stopped or self._skip_tag is not None:
-            return
-        if tag.lower() in ("br", "hr", "p", "div"):
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.stopped:
-            return
-        tag = tag.lower()
-        if self._skip_tag is not None:
-            if tag == self._skip_tag:
-                self._skip_depth -= 1
-                if self._skip_depth <= 0:
-                    self._skip_tag = None
-            return
-        if tag == "pre" and self._pre:
-            self._pre -= 1
-        if tag in self._BLOCK:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self.stopped or self._skip_tag is not None:
-            return
-        if self._pre:
-            self.parts.append(data)
-        else:
-            self.parts.append(re.sub(r"[ \t\r\n\f\v]+", " ", data))
-
-    def text(self) -> str:
-        joined = "".join(self.parts).replace("\xa0", " ")
-        lines = [line.strip(" ") for line in joined.split("\n")]
-        out: list[str] = []
-        for line in lines:
-            if not line and out and not out[-1]:
-                continue
-            out.append(line)
-        return "\n".join(out).strip("\n")
-
-
-_VOID = {"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed", "param",
-         "source", "track", "wbr"}
-
-
-def html_to_text(html: str) -> str:
-    """Plain text of an HTML body; never raises."""
-    parser = _HTMLText()
-    try:
-        parser.feed(html)
-        parser.close()
-    except Exception:  # pragma: no cover - HTMLParser is very tolerant
-        log.debug("html parser gave up", exc_info=True)
-    return parser.text()
 
 
 # ------------------------------------------------------------------- quotes / sigs
@@ -532,13 +446,10 @@ def content_key(raw: bytes) -> str:
 
 
 def read_mail(raw: bytes) -> IncomingMail:
-    """Parse one raw mail; never raises."""
+    """Parse one raw mail, once, under the caps of ``pbem.mail.caps``; never raises."""
     raw = bytes(raw)
-    try:
-        msg: Message = email.message_from_bytes(raw, policy=email.policy.default)
-    except Exception:
-        log.debug("unparseable mail", exc_info=True)
-        msg = EmailMessage()
+    notes: list[str] = []
+    msg = caps.parse_message(raw, notes)
     headers = _header_values(msg)
 
     def first(name: str) -> str | None:
@@ -546,9 +457,12 @@ def read_mail(raw: bytes) -> IncomingMail:
         return values[0] if values else None
 
     message_id = normalise_message_id(first("message-id"))
-    sender_name, sender = _parse_address(first("from"))
+    author = parse_from(raw_header_values(msg, "from"))
     plain, html_part = _pick_bodies(msg)
     html_text = decode_part(html_part) if html_part is not None else None
+    if html_text is not None and len(html_text) > caps.MAX_HTML:
+        html_text = html_text[:caps.MAX_HTML]
+        notes.append("mail-cut-html")
     if plain is not None:
         text = decode_part(plain)
     elif html_text is not None:
@@ -557,12 +471,15 @@ def read_mail(raw: bytes) -> IncomingMail:
         text = ""
     if msg.is_multipart() is False and not text and _content_type(msg).startswith("text/"):
         text = decode_part(msg)
+    if len(text) > caps.MAX_TEXT:
+        text = text[:caps.MAX_TEXT]
+        notes.append("mail-cut-text")
     in_reply = _id_list(first("in-reply-to"))
     return IncomingMail(
         message_id=message_id,
         dedupe_key=message_id or content_key(raw),
-        sender=sender,
-        sender_name=sender_name,
+        sender=author.address,
+        sender_name=author.name,
         return_path=_return_path(first("return-path")),
         subject=first("subject") or "",
         date=_parse_date(first("date")),
@@ -574,4 +491,7 @@ def read_mail(raw: bytes) -> IncomingMail:
         content_type=_content_type(msg),
         html=html_text,
         attachments=_attachments(msg),
+        sender_problem=author.problem,
+        truncated=tuple(dict.fromkeys(notes)),
+        parsed=msg,
     )

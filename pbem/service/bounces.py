@@ -91,17 +91,26 @@ def record(session: Session, ctx: Context, mail: IncomingMail, raw: bytes | None
 
 
 def match(session: Session, ctx: Context, found: Bounce) -> OutboxMail | None:
-    """The outbox row of the mail that bounced, by its Message-ID (candidates in order)."""
+    """The outbox row of the mail that bounced, by its Message-ID (candidates in order).
+
+    One query for all the candidates (a forged bounce may name fifty), then the first
+    candidate that names a row wins."""
     domain = ctx.config.server.domain
-    for candidate in found.message_ids:
-        variants = {candidate}
+    wanted: dict[str, int] = {}  # every spelling of a candidate → its rank
+    for rank, candidate in enumerate(found.message_ids):
         local, _, host = candidate.strip("<>").rpartition("@")
+        wanted.setdefault(candidate, rank)
         if local and host == domain.lower():
-            variants.add(f"<{local}@{domain}>")
-        row = session.exec(select(OutboxMail).where(col(OutboxMail.message_id).in_(sorted(variants)))).first()
-        if row is not None:
-            return row
-    return None
+            wanted.setdefault(f"<{local}@{domain}>", rank)
+    if not wanted:
+        return None
+    rows = session.exec(select(OutboxMail).where(col(OutboxMail.message_id).in_(sorted(wanted)))
+                        .order_by(col(OutboxMail.id))).all()
+    best: OutboxMail | None = None
+    for row in rows:
+        if best is None or wanted[row.message_id] < wanted[best.message_id]:
+            best = row
+    return best
 
 
 def clear_bouncing(session: Session, address: str) -> bool:

@@ -1,0 +1,224 @@
+"""Caps on the work one inbound mail may cause, and the one parse of its MIME structure.
+
+The standard ``email`` package is not linear on what a stranger can send: a Content-Type
+with thousands of parameters, a From of thousands of encoded words, thousands of parts or
+deeply nested multiparts each cost seconds to minutes (issues "Hostile mail" and "Security
+review"). Everything here is linear in the size of the mail and bounded by the figures
+below; a mail over a cap is still read (cut at the cap) and the cut is named by a key of
+``messages.toml`` (``mail-cut-*``) so that the service can tell the sender.
+
+Figures, and what each protects:
+
+* ``MAX_HEADER_BYTES`` — the top header block (a real one is a few KB of Received lines);
+* ``MAX_FIELD`` / ``MAX_ADDRESS_FIELD`` — one header's value (``From``, ``To``… are parsed
+  by the address grammar, the costliest one);
+* ``MAX_PARAMETERS`` — parameters of Content-Type / Content-Disposition;
+* ``MAX_ENCODED_WORDS`` — ``=?…?=`` words in one header;
+* ``MAX_IDS`` — message ids kept from References (the first and the latest ones);
+* ``MAX_MULTIPARTS`` — multipart containers (``boundary=`` declarations), which bounds the
+  nesting depth; ``MAX_PARTS`` — boundary lines, which bounds the number of parts;
+* ``MAX_TEXT`` / ``MAX_HTML`` — the characters of the body text read, and of the HTML
+  handed to the HTML-to-text conversion (an order block is a few KB).
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import logging
+from email.message import EmailMessage, Message
+from typing import Any
+
+__all__ = [
+    "ADDRESS_HEADERS",
+    "MAX_ADDRESS_FIELD",
+    "MAX_ENCODED_WORDS",
+    "MAX_FIELD",
+    "MAX_HEADER_BYTES",
+    "MAX_HTML",
+    "MAX_IDS",
+    "MAX_MULTIPARTS",
+    "MAX_PARAMETERS",
+    "MAX_PARTS",
+    "MAX_TEXT",
+    "cap_raw",
+    "parse_message",
+    "parse_text",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_HEADER_BYTES = 128 * 1024
+MAX_FIELD = 8 * 1024
+MAX_ADDRESS_FIELD = 4 * 1024
+MAX_PARAMETERS = 32
+MAX_ENCODED_WORDS = 64
+MAX_IDS = 50
+MAX_MULTIPARTS = 32
+MAX_PARTS = 100
+MAX_TEXT = 200_000
+MAX_HTML = 500_000
+
+#: Headers read with the address grammar by the ``email`` package.
+ADDRESS_HEADERS = frozenset({"from", "sender", "reply-to", "to", "cc", "bcc", "resent-from", "resent-sender",
+                              "resent-to", "resent-cc", "resent-bcc", "return-path", "disposition-notification-to"})
+_PARAMETER_HEADERS = frozenset({"content-type", "content-disposition"})
+_ID_HEADERS = frozenset({"references", "in-reply-to"})
+
+
+def _nth(text: str, needle: str, n: int) -> int:
+    """Index of the ``n``-th occurrence (1-based) of ``needle`` in ``text``, or -1."""
+    pos = -1
+    for _ in range(n):
+        pos = text.find(needle, pos + 1)
+        if pos < 0:
+            return -1
+    return pos
+
+
+def cap_value(name: str, value: str, notes: list[str] | None = None) -> str:
+    """One header value cut to the caps (linear); a cut appends its key to ``notes``."""
+    key = name.strip().lower()
+    cut = False
+    if key in _ID_HEADERS:
+        ids = value.split()
+        if len(ids) > MAX_IDS:  # RFC 5322 3.6.4: keep the first and the latest
+            value = " ".join(ids[:1] + ids[len(ids) - MAX_IDS + 1:])
+            cut = True
+        if len(value) > MAX_FIELD:
+            value = value[len(value) - MAX_FIELD:]
+            cut = True
+    limit = MAX_ADDRESS_FIELD if key in ADDRESS_HEADERS else MAX_FIELD
+    if len(value) > limit:
+        value = value[:limit]
+        cut = True
+    at = _nth(value, "=?", MAX_ENCODED_WORDS + 1)
+    if at >= 0:
+        value = value[:at]
+        cut = True
+    if key in _PARAMETER_HEADERS:
+        at = _nth(value, ";", MAX_PARAMETERS + 1)
+        if at >= 0:
+            value = value[:at]
+            cut = True
+    if cut and notes is not None:
+        log.info("header %s cut to the caps", key[:40])
+        _note(notes, "mail-cut-header")
+    return value
+
+
+def _note(notes: list[str], key: str) -> None:
+    if key not in notes:
+        notes.append(key)
+
+
+class _CappedPolicy(email.policy.EmailPolicy):
+    """``email.policy.default`` whose headers are cut to the caps as they are read, in
+    every part: the costly header grammar never sees more than the caps allow."""
+
+    cap_notes: list[str] | None = None
+
+    def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
+        name, value = super().header_source_parse(sourcelines)
+        return name, cap_value(name, value, self.cap_notes)
+
+
+def _policy(notes: list[str]) -> email.policy.EmailPolicy:
+    base: Any = _CappedPolicy()
+    capped: email.policy.EmailPolicy = base.clone(cap_notes=notes)
+    return capped
+
+
+# ----------------------------------------------------------------- raw structure
+
+def _header_end(raw: bytes) -> int:
+    """Index just past the blank line ending the top header block, or -1."""
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i >= 0]
+    if raw.startswith((b"\n", b"\r\n")):
+        return 0
+    return min(ends) if ends else -1
+
+
+def _line_start(raw: bytes, pos: int) -> int:
+    return raw.rfind(b"\n", 0, pos) + 1
+
+
+def _boundaries(raw: bytes, lower: bytes, notes: list[str]) -> tuple[set[bytes], int]:
+    """The declared boundaries, and where the mail must be cut (len(raw) when it need not)."""
+    found: set[bytes] = set()
+    count = 0
+    pos = lower.find(b"boundary=")
+    while pos >= 0:
+        count += 1
+        if count > MAX_MULTIPARTS:
+            _note(notes, "mail-cut-parts")
+            return found, _line_start(raw, pos)
+        start = pos + len(b"boundary=")
+        if raw[start:start + 1] == b'"':
+            end = raw.find(b'"', start + 1, start + 202)
+            value = raw[start + 1:end] if end > 0 else b""
+        else:
+            end = start
+            while end < len(raw) and end - start < 200 and raw[end] not in b" \t\r\n;\"":
+                end += 1
+            value = raw[start:end]
+        if value:
+            found.add(value)
+        pos = lower.find(b"boundary=", start)
+    return found, len(raw)
+
+
+def cap_raw(raw: bytes, notes: list[str] | None = None) -> bytes:
+    """The mail cut to the structural caps (header bytes, multiparts, parts); linear.
+
+    The cut mail is still a mail: the parser reads an unterminated multipart as far as it
+    goes. Keys of the cuts are appended to ``notes``.
+    """
+    notes = [] if notes is None else notes
+    head_end = _header_end(raw)
+    head_len = len(raw) if head_end < 0 else head_end
+    if head_len > MAX_HEADER_BYTES:
+        cut = _line_start(raw, MAX_HEADER_BYTES)
+        rest = raw[head_end + 1:] if head_end >= 0 else b""
+        raw = raw[:cut] + rest
+        _note(notes, "mail-cut-header")
+    lower = raw.lower()
+    found, cut_at = _boundaries(raw, lower, notes)
+    if found:
+        seen = 0
+        pos = 0 if raw.startswith(b"--") else raw.find(b"\n--")
+        while 0 <= pos < cut_at:
+            start = pos if pos == 0 and raw.startswith(b"--") else pos + 1
+            end = raw.find(b"\n", start)
+            line = raw[start + 2:end if end >= 0 else len(raw)].rstrip(b" \t\r")
+            if line in found or (line.endswith(b"--") and line[:-2] in found):
+                seen += 1
+                if seen > MAX_PARTS:
+                    _note(notes, "mail-cut-parts")
+                    cut_at = start
+                    break
+            if end < 0:
+                break
+            pos = raw.find(b"\n--", end)
+    return raw[:cut_at] if cut_at < len(raw) else raw
+
+
+def parse_message(raw: bytes, notes: list[str] | None = None) -> Message:
+    """Parse raw mail bytes once, under the caps; never raises (an unreadable mail is an
+    empty message)."""
+    notes = [] if notes is None else notes
+    try:
+        return email.message_from_bytes(cap_raw(bytes(raw), notes), policy=_policy(notes))
+    except Exception:
+        log.debug("unparseable mail", exc_info=True)
+        return EmailMessage()
+
+
+def parse_text(text: str, notes: list[str] | None = None) -> Message | None:
+    """Parse a mail given as text (an attached original, a pasted copy) under the caps."""
+    notes = [] if notes is None else notes
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+        return email.message_from_bytes(cap_raw(data, notes), policy=_policy(notes))
+    except Exception:
+        return None
