@@ -113,7 +113,9 @@ class App:
         try:
             await self.inbox.connect()
         except MailError as exc:
-            log.warning("inbox not reachable yet (%s); deadlines still run, mail is retried", exc)
+            fix = getattr(exc, "fix", "")
+            log.warning("inbox not reachable yet (%s)%s; deadlines still run, mail is retried", exc,
+                        f" — to fix: {fix}" if fix else "")
             self._inbox_error = str(exc)
 
     async def stop(self) -> None:

@@ -358,9 +358,8 @@ class ImapInbox:
                 result = await op(client)
                 self._recovered()
                 return result
-            except MailPermanentError as exc:
-                self._discard()
-                self._trouble(f"{what} refused", exc)
+            except MailPermanentError:
+                self._discard()  # a setting to fix: the caller reports it (with the fix), not retried here
                 raise
             except Exception as exc:  # timeouts, OSError, aioimaplib aborts, NO/BAD
                 last = exc
