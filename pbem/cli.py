@@ -8,8 +8,9 @@ import asyncio
 import json
 import logging
 import sys
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pbem import config as config_mod
 from pbem.errors import PbemError, UserError
@@ -19,27 +20,26 @@ log = logging.getLogger("pbem")
 
 def _context(args: argparse.Namespace) -> Any:
     from pbem.db.session import make_engine
-    from pbem.service.context import Context
+    from pbem.service.context import Context, system_clock
 
     cfg = config_mod.load(args.config)
-    return Context(engine=make_engine(cfg.database.url), config=cfg)
+    return Context(engine=make_engine(cfg.database.url), config=cfg, clock=getattr(args, "clock", None) or system_clock)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from pbem.app import App
 
     cfg = config_mod.load(args.config)
-    app = App.from_config(cfg)
+    app = App.from_config(cfg, _context(args) if getattr(args, "clock", None) else None)
     if args.once:
         summary = asyncio.run(app.run_once())
         print(json.dumps(summary))
-    else:
         return 3 if summary["errors"] else 0
+    else:
         asyncio.run(app.serve())
     return 0
 
 
-def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
 def cmd_outbox_list(args: argparse.Namespace) -> int:
     from pbem.service import outbox
 
@@ -66,6 +66,7 @@ def cmd_outbox_retry(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
     out = {}
     for item in items or []:
         key, sep, value = item.partition("=")
@@ -209,15 +210,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--once", action="store_true", help="one full cycle (fetch, process, resolve, send), then exit")
     p.set_defaults(func=cmd_serve)
 
-    game = sub.add_parser("game", parents=[common], help="create and manage games")
-    gsub = game.add_subparsers(dest="game_command", required=True)
-    p = gsub.add_parser("new", parents=[common], help="create a game and mail every seat its welcome")
-    p.add_argument("kind", help="the game: kriegspiel, ...")
-    p.add_argument("--name", required=True, help="the game's name")
-    p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG][,EMAIL[:LANG]...]",
-                   help="a seat and its player (repeat for each seat); a team: several players, comma-separated")
-    p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
     box = sub.add_parser("outbox", parents=[common], help="the mail waiting to be sent, sent or failed")
     bsub = box.add_subparsers(dest="outbox_command", required=True)
     p = bsub.add_parser("list", parents=[common], help="the newest mails, with the last error of those not sent")
@@ -231,6 +223,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kind", help="only this kind: welcome, report, reply, reminder, notice, refusal")
     p.set_defaults(func=cmd_outbox_retry)
 
+    game = sub.add_parser("game", parents=[common], help="create and manage games")
+    gsub = game.add_subparsers(dest="game_command", required=True)
+    p = gsub.add_parser("new", parents=[common], help="create a game and mail every seat its welcome")
+    p.add_argument("kind", help="the game: kriegspiel, ...")
+    p.add_argument("--name", required=True, help="the game's name")
+    p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG][,EMAIL[:LANG]...]",
+                   help="a seat and its player (repeat for each seat); a team: several players, comma-separated")
+    p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
                    help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
                         "warn_after=1 abandon_after=3 decision=12h")
@@ -299,9 +300,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, clock: Callable[[], datetime] | None = None) -> int:
+    """Run one command. ``clock`` replaces the system clock for everything the command
+    does: a test that fixes time gives the command line the same clock."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.clock = clock
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     if not args.verbose:

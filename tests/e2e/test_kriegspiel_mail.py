@@ -40,7 +40,8 @@ async def test_kriegspiel_by_mail_from_welcome_to_victory(table: ScriptedTable, 
     config = _config(tmp_path, ctx.config.database.url)
     script = load_script("kriegspiel")
     assert cli(["--config", str(config), "game", "new", "kriegspiel", "--name", script.name,
-                "--seat", "north=nora@localhost", "--seat", "south=sandro@localhost:it", "--deadline", "48h"]) == 0
+                "--seat", "north=nora@localhost", "--seat", "south=sandro@localhost:it", "--deadline", "48h"],
+               clock=ctx.clock) == 0
     game_id = capsys.readouterr().out.strip()
     assert game_id == "k1"
     table.addresses = {"north": "nora@localhost", "south": "sandro@localhost"}
@@ -94,7 +95,7 @@ async def test_kriegspiel_by_mail_from_welcome_to_victory(table: ScriptedTable, 
 
     # The archive exports and verifies; after one stored order is altered it does not.
     out = tmp_path / "archive"
-    assert cli(["--config", str(config), "archive", "export", game_id, "--out", str(out)]) == 0
+    assert cli(["--config", str(config), "archive", "export", game_id, "--out", str(out)], clock=ctx.clock) == 0
     assert (out / "index.html").exists() and (out / "maps" / "phase-0.png").exists()
     assert cli(["verify", str(out)]) == 0
     assert "OK k1" in capsys.readouterr().out
@@ -104,7 +105,7 @@ async def test_kriegspiel_by_mail_from_welcome_to_victory(table: ScriptedTable, 
         s.add(row)
         s.commit()
     altered = tmp_path / "altered"
-    assert cli(["--config", str(config), "archive", "export", game_id, "--out", str(altered)]) == 0
+    assert cli(["--config", str(config), "archive", "export", game_id, "--out", str(altered)], clock=ctx.clock) == 0
     assert cli(["verify", str(altered)]) == 1
     err = capsys.readouterr().out
     assert "FAILED k1" in err and "turn" in err

@@ -51,6 +51,7 @@ __all__ = [
     "DovecotUnavailable",
     "MailHarness",
     "dovecot_binary",
+    "real_clock_env",
     "free_port",
     "start_dovecot",
     "start_embedded",
@@ -68,6 +69,13 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def real_clock_env() -> dict[str, str]:
+    """The environment without libfaketime: CI runs the suites a year ahead under
+    ``faketime``, and mail servers (Dovecot) do not start with it preloaded."""
+    return {k: v for k, v in os.environ.items()
+            if k != "LD_PRELOAD" and not k.startswith(("FAKETIME", "DONT_FAKE_MONOTONIC"))}
 
 
 def dovecot_binary() -> str | None:
@@ -180,7 +188,7 @@ class DovecotServer:
         with open(self.root / "stderr.txt", "wb") as stderr:
             self.process = subprocess.Popen(
                 [binary, "-F", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=stderr,
-                start_new_session=True)
+                start_new_session=True, env=real_clock_env())
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
