@@ -22,7 +22,8 @@ Readings of the rulebook, decided here (docs/games/blockmania.md):
 - A shot at a Blocker locked in close combat hits every Blocker locked in that square, with a roll
   each (8.vi); so does a Missile Launcher's shot at a square (9.i: square and Blockers), square first.
 - Looting an Armoury or Mall (8.vii) draws the first 3 counters of the pool; those the looter may not
-  keep or carry (6.i, QR) are left in the square. A charge (8.vi) cannot enter a square it could not
+  keep or carry (6.i, QR) go back to the pools at once, the looter choosing which by ``LOOT … DISCARD``
+  (6.x "può scegliere quali riporre nei contenitori"; nothing is left lying in the square). A charge (8.vi) cannot enter a square it could not
   enter by moving: a locked square, a Severed Pedway, a fallen block, Open Air without flight.
 - Defensive-fire policy (Standing.defensive_fire): "nearest" fires at an orthogonal neighbour before a
   diagonal one, the likeliest kill first; "strongest" at the highest Strength first; "never" holds.
@@ -32,7 +33,7 @@ Readings of the rulebook, decided here (docs/games/blockmania.md):
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Final, Mapping
+from typing import Collection, Final, Mapping
 
 from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
@@ -430,9 +431,10 @@ def check_loot(board: Board, bid: str) -> Message | None:
     return None
 
 
-def loot(board: Board, bid: str, dice: Dice, bonus: int = 0) -> bool:
+def loot(board: Board, bid: str, dice: Dice, bonus: int = 0, discard: tuple[str, ...] = ()) -> bool:
     """8.vii: 1d6 + Strength >= 6 puts a Looted marker; an Armoury or Mall looted gives 3 counters of
-    its pool. Face down whatever the result."""
+    its pool (``discard``: what the looter would rather put back, see ``_draw``). Face down whatever
+    the result."""
     loc = where(board, bid)
     assert loc is not None
     roll = dice.roll(DIE, f"{bid} loots {loc}")
@@ -443,23 +445,46 @@ def loot(board: Board, bid: str, dice: Dice, bonus: int = 0) -> bool:
         board.set_square(loc, looted=True)
         pool = board.square(loc).kind.draw
         if pool is not None:
-            _draw(board, bid, loc, pool, LOOT_DRAWS)
+            _draw(board, bid, pool, LOOT_DRAWS, discard)
     _face_down(board, bid)
     return ok
 
 
-def _draw(board: Board, bid: str, loc: Loc, pool: str, count: int) -> None:
+def _draw(board: Board, bid: str, pool: str, count: int, discard: tuple[str, ...]) -> None:
+    """8.vii, 6.x: the looter takes the first ``count`` counters of the pool; over its Strength it "deve
+    immediatamente scartare quelle in eccesso, ma può scegliere quali riporre nei contenitori": the
+    surplus goes back to the pools, those named in ``discard`` first (counters it carried: the ones
+    drawn are unknown when the order is written), then the last drawn. A counter it may never hold (a
+    Fatty's or a Mob's flying gear, QR) goes back at once."""
     drawn = [cid for cid, c in board.counters.items() if c.loc == f"{POOL}:{pool}"][:count]
     bt = board.type(bid)
+    taken: list[str] = []
     for cid in drawn:
-        carried = board.blockers[bid].carried
-        if may_keep(bt, board.counter_type(cid)) and len(carried) < bt.carries:
+        board.note("note-combat-drawn", blocker=bid, counter=board.counter_type(cid).name, to=(owner(board, bid),))
+        if may_keep(bt, board.counter_type(cid)):
             board.counters[cid] = replace(board.counters[cid], loc=bid)
-            board.set_blocker(bid, carried=carried + (cid,))
-            board.note("note-combat-drawn", blocker=bid, counter=board.counter_type(cid).name, to=(owner(board, bid),))
+            board.set_blocker(bid, carried=board.blockers[bid].carried + (cid,))
+            taken.append(cid)
         else:
-            board.counters[cid] = replace(board.counters[cid], loc=str(loc))
-            board.note("note-combat-dropped", blocker=bid, counter=board.counter_type(cid).name, square=loc)
+            board.to_pool(cid)
+            board.note("note-combat-put-back", blocker=bid, counter=board.counter_type(cid).name)
+    carried = board.blockers[bid].carried
+    surplus = len(carried) - bt.carries
+    if surplus <= 0:
+        return
+    named = [c for c in dict.fromkeys(discard) if c in carried]
+    for cid in (named + [c for c in reversed(taken) if c not in named])[:surplus]:
+        put_back(board, bid, cid, fresh=taken)
+
+
+def put_back(board: Board, bid: str, cid: str, fresh: Collection[str] = ()) -> None:
+    """A carried counter back into its container (6.x); the Blocker stays set up only if it still
+    carries a heavy weapon it had before (6.xi: one just drawn "viene posta capovolta", not set up)."""
+    rest = tuple(c for c in board.blockers[bid].carried if c != cid)
+    set_up = board.blockers[bid].set_up and any(board.counter_type(c).heavy for c in rest if c not in fresh)
+    board.set_blocker(bid, carried=rest, set_up=set_up)
+    board.to_pool(cid)
+    board.note("note-combat-put-back", blocker=bid, counter=board.counter_type(cid).name)
 
 
 # -- 8.ix Scrawling ----------------------------------------------------------------------------------
@@ -578,6 +603,6 @@ def fight_fire(board: Board, bid: str, square: Loc, dice: Dice, bonus: int = 0) 
 __all__ = [
     "POLICIES", "STEPS", "current_step", "defensive_weapons", "check_defensive_fire", "defensive_fire",
     "choose_defensive_fire", "defensive_fire_phase", "check_shoot", "shoot", "pending_close_combats",
-    "check_close_combat", "close_combat", "check_loot", "loot", "check_scrawl", "scrawl", "check_set_fire",
+    "check_close_combat", "close_combat", "check_loot", "loot", "put_back", "check_scrawl", "scrawl", "check_set_fire",
     "set_fire", "check_fight_fire", "fight_fire",
 ]

@@ -8,9 +8,15 @@ happened is recorded with ``board.note``. Section numbers are the Italian rulebo
 
 Readings of the rulebook, decided here (docs/games/blockmania.md):
 
-- A collapse (9.iii) kills the Blockers in the square and removes from play the counters carried by
-  them or lying there ("rimosso dal gioco": their ``loc`` becomes ``REMOVED``, not the pool); it
-  clears Fire, Scrawl and Structural Damage; a Looted marker stays (it is not in 9.iii's list).
+- A collapse (9.iii, "tutto ciò che esso contiene viene rimosso dal gioco, inclusi …") empties the
+  square: the list after "inclusi" gives examples, so every marker goes (Fire, Scrawl, Structural
+  Damage, a Sky Rail train, and a Looted marker too: the looted Bank is "automaticamente distrutta"
+  and scores as a Collapse, 12.iii), and a Judges marker with them. "Rimosso dal gioco" is read as
+  off the map, as for the Blockers it names, which are losses all the same (7.iii lists "crollo degli
+  Square o dei Block" among the eliminations): the counters carried by them or lying there (an armed
+  Demo Charge) go back to their pools, as 7.iii says for any Blocker eliminated "per qualsiasi motivo"
+  ("riponendo nei relativi contenitori"). So collapses never thin the pools; only a Demo Charge that
+  explodes is used up (``REMOVED``).
 - The cascade (9.iii) is resolved level by level: a collapse puts its markers on the square above,
   above-right, above-left (each with its collapse roll at once); the collapses they cause put theirs
   after that, in the order they happened.
@@ -28,13 +34,13 @@ from typing import Final
 from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
 from pbem.games.blockmania.blocks import Loc
-from pbem.games.blockmania.board import Board, parse_loc
+from pbem.games.blockmania.board import Board, key, parse_loc
 from pbem.games.blockmania.roster import ROSTER, CounterType, can_fly
-from pbem.games.blockmania.state import DEAD, POOL, Counter
+from pbem.games.blockmania.state import DEAD, POOL, Counter, SquareState
 
 DIE: Final = 6
 TARGET: Final = 6  # 7.ii, 8.v, 8.vii, 8.viii, 8.x, 9.i, 9.ii: "6 o più"
-REMOVED: Final = "removed"  # a counter removed from play by a collapse (9.iii) or a fallen block (10.iii)
+REMOVED: Final = "removed"  # a counter out of play: a Demo Charge that exploded (QR)
 STOPPED, COLLAPSED, SEVERED, DAMAGED = "stopped", "collapsed", "severed", "damaged"
 FALLEN: Final = "fallen"  # transit of a fallen block's map (10.iii): collapsed, but no Collapse marker scored
 
@@ -91,15 +97,14 @@ def flies(board: Board, bid: str) -> bool:
 # -- losses ------------------------------------------------------------------------------------------
 
 
-def kill(board: Board, bid: str, cause: str, counters_to: str | None = None) -> None:
-    """7.iii: the Blocker leaves the map for its owner's losses (DEAD); the counters it carried go back
-    to their containers, or to ``counters_to`` (``REMOVED`` in a collapse, 9.iii)."""
+def kill(board: Board, bid: str, cause: str) -> None:
+    """7.iii: the Blocker leaves the map for its owner's losses (DEAD), whatever the cause; the counters
+    it carried go back to their containers ("per qualsiasi motivo … riponendo nei relativi contenitori")."""
     b = board.blockers[bid]
     here = where(board, bid)
     for cid in b.carried:
         if cid in board.counters:
-            pool = f"{POOL}:{board.counter_type(cid).pool}"
-            board.counters[cid] = _moved(board, cid, counters_to or pool)
+            board.to_pool(cid)
     board.set_blocker(bid, loc=DEAD, carried=(), face_down=False, locked=False, set_up=False, activated=False)
     board.note("note-combat-killed", blocker=bid, cause=cause, square=here or "")
     if here is not None:
@@ -245,15 +250,17 @@ def _cascade(board: Board, first: Loc, dice: Dice) -> list[Loc]:
 
 
 def collapse(board: Board, loc: Loc) -> None:
-    """9.iii: everything in the square is removed from play (Blockers killed, counters, Fire, Scrawl,
-    Structural Damage); special locations are destroyed; a Collapse marker is placed."""
+    """9.iii: "tutto ciò che esso contiene" leaves the map: the Blockers are killed (losses, 7.iii), the
+    counters go back to their containers, every marker goes (Fire, Scrawl, Structural Damage, a train,
+    Looted, the Judges); special locations are destroyed; a Collapse marker is placed."""
     loc = canonical(board, loc)
     for bid in occupants(board, loc):
-        kill(board, bid, "collapse", counters_to=REMOVED)
+        kill(board, bid, "collapse")
     for cid, c in list(board.counters.items()):
-        if c.loc == str(loc):
-            board.counters[cid] = _moved(board, cid, REMOVED)
-    board.set_square(loc, collapsed=True, damage=0, fires=0, scrawled=False)
+        if c.loc == key(loc):
+            board.to_pool(cid)
+    board.squares[key(loc)] = SquareState(key(loc), collapsed=True)
+    board.judges.discard(key(loc))
     board.note("note-damage-collapse", square=loc, block=loc.block, type=board.square(loc).type)
 
 

@@ -14,24 +14,34 @@ Readings of the rulebook, decided here (docs/games/blockmania.md):
 - 10.iii: the blocks that may fall are those with a Collapse placed in one of their Window or Interior
   squares during this turn, read from the notes of the turn (``note-damage-collapse``, in the state's
   log for the active seat's turn and on the board). The 5d6 are compared with every Collapse marker on
-  the block's map. A fallen block's Blockers are killed (7.iii: a loss), its counters and markers
-  removed from play, its Pedway, Sky Rail and Mega Way squares marked collapsed (``transit = "fallen"``:
-  no Collapse marker scored for them).
-- 12.iii (the brief's "12.iv"): squares score for the block whose map names them (a half square shared
-  by two maps for the map on its right); a Scrawl on a Civic Window square scores 4 (Window), not 4 + 2.
+  the block's map. A fallen block's Blockers are killed (7.iii: a loss), its counters go back to their
+  containers (7.iii, as in a collapse: damage.py), its markers go.
+- 10.iii "tutti gli Square di Pedway, Sky Rail e Mega Way si considerano crollati" is read as those of
+  the fallen block's map (its own and the half squares it shares with its neighbours), marked
+  collapsed with ``transit = "fallen"`` (no Collapse marker, so no defeat points). The bullet stands in
+  a list about the fallen map (the bullet before: "tutti gli Square della mappa del Block crollato";
+  the one after: "nessun Blocker può entrare in uno Square della mappa del Block crollato"), and the
+  whole ring's reading would stop every ride in the city for one block, while 6.vi and 6.viii have the
+  Sky Rail and the Mega Way run on through collapsed squares and stop only at a collapse on the way:
+  a ride through the fallen map stops (its squares there are collapsed), the others go on.
+- 12.iii counts the losses "a causa degli altri giocatori", then sets apart only the Justice cards;
+  7.iii says that every Blocker eliminated "per qualsiasi motivo" joins the losses and that "Solo i
+  Blocker eliminati dalle forze della giustizia … non vanno considerati". So a Blocker lost to its own
+  side (its owner's shot or Demo Charge, a collapse or fire in its own block, its own hazard card)
+  is a defeat point like any other: "degli altri giocatori" is read against the Judges, not against
+  the owner, and nobody has to trace who lit a fire or weakened a square.
+- 12.iii: squares score for the block whose map names them (a half square shared by two maps for the
+  map on its right); a Scrawl on a Civic Window square scores 4 (Window), not 4 + 2.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable, Final
 
 from pbem.core.dice import Dice
 from pbem.games.blockmania.blocks import Loc
-from pbem.games.blockmania.board import Board, parse_loc
-from pbem.games.blockmania.damage import (
-    DIE, FALLEN, REMOVED, add_structural_damage, canonical, kill, occupants,
-)
+from pbem.games.blockmania.board import Board, key, parse_loc
+from pbem.games.blockmania.damage import DIE, FALLEN, add_structural_damage, canonical, kill, occupants
 from pbem.games.blockmania.state import DEAD, SquareState
 
 MAX_FIRES: Final = 3  # 10.i
@@ -164,21 +174,23 @@ def catastrophe(board: Board, dice: Dice) -> list[str]:
 
 
 def fall(board: Board, block: str) -> None:
-    """10.iii: everything in the block is removed (Blockers killed, counters and markers out of play);
-    its squares are Open Air for lines of fire (``Board.fallen``); Pedway, Sky Rail and Mega Way
-    squares on its map are collapsed."""
+    """10.iii: "tutti gli indicatori e le pedine nel Block crollato sono rimossi": the Blockers are
+    killed (losses, 7.iii), the counters go back to their containers (7.iii, as in a collapse, 9.iii),
+    the markers go; its squares are Open Air for lines of fire (``Board.fallen``); the Pedway, Sky Rail
+    and Mega Way squares of its map are collapsed (those of the other maps are not: see the module's
+    docstring)."""
     squares = board.ring.block_squares(block)
     for loc in squares:
         for bid in occupants(board, loc):
             if loc.block == block or board.square(loc).kind.damage in ("pedway", "megaway", "skyrail"):
-                kill(board, bid, "catastrophe", counters_to=REMOVED)
-    own = {str(loc) for loc in squares if loc.block == block}
+                kill(board, bid, "catastrophe")
+    own = {key(loc) for loc in squares if loc.block == block}
     for cid, c in list(board.counters.items()):
         if c.loc in own:
-            board.counters[cid] = replace(c, loc=REMOVED, armed_turn=None)
+            board.to_pool(cid)
     for loc in squares:
         if loc.block == block:
-            board.squares[str(loc)] = SquareState(str(loc))
+            board.squares[key(loc)] = SquareState(key(loc))
         if board.square(loc).kind.damage in ("pedway", "megaway", "skyrail"):
             board.set_square(loc, collapsed=True, transit=FALLEN)
     board.fallen.add(block)
@@ -196,7 +208,8 @@ def turn_face_up(board: Board, seat: str) -> None:
 
 
 def defeat_points(board: Board) -> dict[str, int]:
-    """12.iii, by seat: 1 per own Blocker lost (not to Justice); on the own block 6 per Collapse, 1 per
+    """12.iii, by seat: 1 per own Blocker lost, whatever killed it, its own side included (not to
+    Justice, 7.iii "Solo i Blocker eliminati dalle forze della giustizia"); on the own block 6 per Collapse, 1 per
     Structural Damage, 1 per square with Fire, 4 per looted Bank or Armoury, 2 per looted Mall, 4 per
     Scrawl on a Window, 2 per Scrawl on a Civic square; 200 if the block fell."""
     by_block = {s.block: s.name for s in board.state.seats}
@@ -204,8 +217,8 @@ def defeat_points(board: Board) -> dict[str, int]:
     for b in board.blockers.values():
         if b.loc == DEAD and b.owner in points:
             points[b.owner] += POINTS["blocker"]
-    for key, sq in board.squares.items():
-        raw = parse_loc(key)
+    for name, sq in board.squares.items():
+        raw = parse_loc(name)
         if raw is None or raw.block not in board.ring.ids:
             continue
         loc = canonical(board, raw)

@@ -16,7 +16,7 @@ comment.  Squares are written ``curie:D6`` or, in the writer's own block, ``D6``
     CONTINUE                               # the Command Phase goes on after this sheet
     FIRE blue-2 AT red-3 WITH spit-gun-1 / HOLD blue-2      # Defensive Fire (7), when asked
     SHOOT red-3 AT blue-2 WITH heavy-laser-1 / SHOOT red-3 AT keaton:D5   # 8.v, 9.i
-    FIGHT red-3 blue-2 / LOOT red-3 / SCRAWL red-3 / BURN red-3 / DOUSE red-3 keaton:D5    # 8.vi-8.x
+    FIGHT red-3 blue-2 / LOOT red-3 [DISCARD spit-gun-2 …] / SCRAWL red-3 / BURN red-3 / DOUSE red-3 keaton:D5    # 8.vi-8.x
     DEFENSIVE FIRE NEAREST|STRONGEST|NEVER|ASK / INTERCEPT ON|OFF / HAZARDS ASK|KEPT
     KEEP 12 / DROP 12 / DISCARD 12
     PASS
@@ -182,9 +182,10 @@ class Fight:
 @dataclass(frozen=True)
 class Loot:
     blocker: str
+    discard: tuple[str, ...] = ()  # carried counters to put back first if the loot is too much (6.x)
 
     def canonical(self) -> str:
-        return _words("LOOT", self.blocker)
+        return _words("LOOT", self.blocker, *(("DISCARD", *self.discard) if self.discard else ()))
 
 
 @dataclass(frozen=True)
@@ -395,13 +396,12 @@ def _parse(head: str, rest: list[str]) -> Order | None:  # noqa: C901 - one bran
         if rest:
             return None
         return New() if head == "NEW" else Continue() if head == "CONTINUE" else Pass()
-    if head in ("ACTIVATE", "SETUP", "ARM", "LOOT", "SCRAWL", "BURN", "HOLD"):
+    if head in ("ACTIVATE", "SETUP", "ARM", "SCRAWL", "BURN", "HOLD"):
         bid = _one_id(rest)
         if bid is None:
             return None
-        kinds: dict[str, type[Activate | SetUp | Arm | Loot | Scrawl | Burn | Hold]] = {
-            "ACTIVATE": Activate, "SETUP": SetUp, "ARM": Arm, "LOOT": Loot, "SCRAWL": Scrawl, "BURN": Burn,
-            "HOLD": Hold}
+        kinds: dict[str, type[Activate | SetUp | Arm | Scrawl | Burn | Hold]] = {
+            "ACTIVATE": Activate, "SETUP": SetUp, "ARM": Arm, "SCRAWL": Scrawl, "BURN": Burn, "HOLD": Hold}
         return kinds[head](bid)
     if head in ("KEEP", "DROP", "DISCARD"):
         card = _card(rest[0]) if len(rest) == 1 else None
@@ -418,6 +418,12 @@ def _parse(head: str, rest: list[str]) -> Order | None:  # noqa: C901 - one bran
         if len(rest) >= 2 and is_id(rest[0]) and all(is_square(w) for w in rest[1:]):
             return Move(rest[0].lower(), tuple(square_text(w) for w in rest[1:]))
         return None
+    if head == "LOOT":
+        before, after = _split_at(rest, "DISCARD")
+        bid = _one_id(before)
+        if bid is None or (after is not None and not (after and all(is_id(w) for w in after))):
+            return None
+        return Loot(bid, tuple(w.lower() for w in after or ()))
     if head == "PICKUP":
         before, after = _split_at(rest, "DISCARD")
         bid = _one_id(before)

@@ -524,8 +524,13 @@ class Runner:
                     self.done(order)
             elif isinstance(order, Loot):
                 err = combat.check_loot(board, order.blocker)
+                gone = [c for c in order.discard if c not in board.blockers[order.blocker].carried] \
+                    if err is None else []
+                if gone:
+                    err = msg("err-not-carried", blocker=order.blocker, counter=gone[0])
                 if self.apply(item, order, err, lambda: combat.loot(
-                        board, order.blocker, self.dice, deck.card_bonus(board, "looting", order.blocker))):
+                        board, order.blocker, self.dice, deck.card_bonus(board, "looting", order.blocker),
+                        order.discard)):
                     self.uncertain = True
             elif isinstance(order, Scrawl):
                 self.apply(item, order, combat.check_scrawl(board, order.blocker),

@@ -60,9 +60,11 @@ def keywords(lang: str) -> dict[str, str]:
 
 def help_text(catalog: Catalog, lang: str) -> str:
     """The rules summary (4: the turn sequence), what each phase asks by mail, the order syntax, the
-    standing instructions with their defaults, and what is hidden (3, 11.i)."""
+    standing instructions with their defaults, the readings of the open points players must know (losses,
+    collapses, a fallen block's transit, surplus counters), and what is hidden (3, 11.i)."""
     t = _t(catalog, lang)
-    keys = ("help-intro", "help-sequence", "help-phases", "help-syntax", "help-standing", "help-secrets")
+    keys = ("help-intro", "help-sequence", "help-phases", "help-syntax", "help-standing", "help-readings",
+            "help-secrets")
     return "\n\n".join(t(k) for k in keys).rstrip() + "\n"
 
 

@@ -212,16 +212,76 @@ def test_looting_a_bank_once():
     assert err(C.check_loot(b, "red-2")) == "err-loot-done"
 
 
-def test_looting_an_armoury_draws_three_counters():
-    """8.vii: a looted Armoury gives 3 Armoury counters; those beyond the Strength carried stay in the
-    square (6.i)."""
+def test_looting_an_armoury_draws_three_counters_and_the_surplus_goes_back_to_the_pool():
+    """8.vii: a looted Armoury gives 3 Armoury counters ("può pescare dal rispettivo contenitore 3
+    pedine"); 6.x: one that draws more than its Strength "deve immediatamente scartare quelle in
+    eccesso, ma può scegliere quali riporre nei contenitori": the surplus goes back to the pool (at the
+    bottom, drawn last), never onto the square, where no rule lets anyone pick it up. Unnamed, the
+    last drawn go back."""
     b = board(B("red-1", "citi-def", "curie:E4", "nail-gun"), pool=("spit-gun", "flamer", "heavy-laser", "spit-gun"))
     assert kind(b, "curie:E4") == "interior AR"
     assert C.loot(b, "red-1", dice(3))
     got = [b.counters[c].type for c in b.blockers["red-1"].carried]
     assert got == ["nail-gun", "spit-gun", "flamer"]
-    assert b.counters["heavy-laser-pool-2"].loc == "curie:E4"
-    assert b.counters["spit-gun-pool-3"].loc == "pool:armoury"
+    assert b.counters["heavy-laser-pool-2"].loc == "pool:armoury"
+    assert not [c for c in b.counters.values() if c.loc == "curie:E4"]
+    pool = [cid for cid, c in b.counters.items() if c.loc == "pool:armoury"]
+    assert pool == ["spit-gun-pool-3", "heavy-laser-pool-2"]  # put back under the one left
+    assert "note-combat-put-back" in keys(b)
+
+
+def test_the_looter_chooses_what_goes_back():
+    """6.x: "può scegliere quali riporre nei contenitori": LOOT … DISCARD names counters it carries to
+    put back first (the ones drawn are unknown when the order is written); only the surplus goes, and a
+    heavy weapon set up and put back leaves the Blocker with nothing set up (6.xi)."""
+    b = board(B("red-1", "citi-def", "curie:E4", "nail-gun", "heavy-laser", set_up=True),
+              pool=("spit-gun", "flamer", "missile-launcher"))
+    laser, nail = carried(b, "red-1", "heavy-laser"), carried(b, "red-1", "nail-gun")
+    assert C.loot(b, "red-1", dice(3), discard=(laser, nail, "no-such-counter"))
+    got = sorted(b.counters[c].type for c in b.blockers["red-1"].carried)
+    assert got == ["flamer", "missile-launcher", "spit-gun"]  # 2 carried + 3 drawn - Strength 3 = 2 back
+    assert b.counters[laser].loc == "pool:armoury" and b.counters[nail].loc == "pool:hardware"
+    assert not b.blockers["red-1"].set_up
+    # one surplus only: the first named goes, the second stays
+    b = board(B("red-1", "citi-def", "curie:E4", "nail-gun"), pool=("spit-gun", "flamer", "missile-launcher"))
+    nail = carried(b, "red-1", "nail-gun")
+    C.loot(b, "red-1", dice(3), discard=(nail,))
+    assert b.counters[nail].loc == "pool:hardware" and len(b.blockers["red-1"].carried) == 3
+
+
+def test_loot_discard_order_syntax_and_its_check():
+    """6.x by mail: ``LOOT red-1 DISCARD nail-gun-1`` (``SACCHEGGIA … SCARTA``) names what goes back; a
+    counter the looter does not carry is refused naming it."""
+    from pbem.games.blockmania import RULES
+    from pbem.games.blockmania.orders import Loot, parse_line
+    assert parse_line("SACCHEGGIA red-1 SCARTA nail-gun-1 spit-gun-2")[0] == Loot("red-1", ("nail-gun-1", "spit-gun-2"))
+    assert Loot("red-1", ("nail-gun-1",)).canonical() == "LOOT red-1 DISCARD nail-gun-1"
+    assert parse_line("LOOT red-1")[0] == Loot("red-1")
+    assert parse_line("LOOT red-1 DISCARD")[0] is None
+    from dataclasses import replace
+    from tests.games.blockmania.helpers import position
+    state = replace(position({"red-1": ("citi-def", "curie:E4")}, carried={"red-1": ("nail-gun",)}), stage="combat")
+    nail = "nail-gun-1"
+    assert RULES.parse_orders(state, "red", f"LOOT red-1 DISCARD {nail}").ok
+    refused = RULES.parse_orders(state, "red", "LOOT red-1 DISCARD spit-gun-9")
+    assert not refused.ok and refused.diagnostics[0].message.key == "err-not-carried"
+
+
+def test_a_collapse_removes_the_looted_marker_with_everything_else():
+    """9.iii: "tutto ciò che esso contiene viene rimosso dal gioco, inclusi …": the list gives examples,
+    so the Looted marker goes too ("Bank … automaticamente distrutte"); 12.iii then scores the Collapse
+    (6), no longer the looted Bank (4)."""
+    from pbem.games.blockmania import damage as D
+    from pbem.games.blockmania.fire import defeat_points
+    b = board(B("red-1", "citi-def", "curie:D5"), squares={"curie:G3": {"looted": True, "damage": 1}})
+    assert kind(b, "curie:G3") == "interior BK"
+    before = defeat_points(b)["red"]
+    D.collapse(b, L(b, "curie:G3"))
+    g3 = b.damage(L(b, "curie:G3"))
+    assert g3.collapsed and not g3.looted and g3.damage == 0
+    assert defeat_points(b)["red"] == before - 4 - 1 + 6
+    assert err(C.check_loot(board(B("red-2", "citi-def", "curie:G3"), squares={"curie:G3": {"collapsed": True}}),
+                            "red-2")) == "err-loot-square"
 
 
 # -- 8.ix Scrawling ----------------------------------------------------------------------------------

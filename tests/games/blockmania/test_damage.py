@@ -69,8 +69,8 @@ def test_several_markers_mean_several_collapse_rolls():
 
 
 def test_a_collapse_wipes_the_square_and_cascades_upwards_vertical_right_left():
-    """9.iii: everything in the collapsed square is removed (Blockers killed, counters, Fire, Scrawl,
-    Structural Damage); Structural Damage goes on the square above, then above right, then above left,
+    """9.iii: everything in the collapsed square is removed (Blockers killed, counters back to their
+    containers as 7.iii says, Fire, Scrawl, Structural Damage); Structural Damage goes on the square above, then above right, then above left,
     each rolled at once; collapses so caused put theirs on the level above in turn."""
     b = board(B("red-1", "citi-def", "keaton:D5", "missile-defence-laser", set_up=True),
               B("blue-1", "juves", "keaton:E5", "spit-gun"),
@@ -85,7 +85,7 @@ def test_a_collapse_wipes_the_square_and_cascades_upwards_vertical_right_left():
     assert used_up(d)
     e5 = b.damage(L(b, "keaton:E5"))
     assert e5.collapsed and (e5.damage, e5.fires, e5.scrawled) == (0, 0, False)
-    assert loc(b, "blue-1") == DEAD and b.counters[gun].loc == D.REMOVED and b.counters["saw"].loc == D.REMOVED
+    assert loc(b, "blue-1") == DEAD and b.counters[gun].loc == "pool:armoury" and b.counters["saw"].loc == "pool:hardware"
     assert markers(b) == ["keaton:E5", "keaton:E6", "keaton:F6", "keaton:D6", "keaton:E7", "keaton:F7", "keaton:D7"]
     assert b.collapsed(L(b, "keaton:E6")) and b.damage(L(b, "keaton:F6")).damage == 1
 
@@ -156,3 +156,36 @@ def test_a_demo_charge_also_strikes_the_blockers_in_its_square():
     assert used_up(d) and loc(b, "blue-1") == DEAD
     assert b.damage(L(b, "keaton:D5")).damage == 0
     assert b.counters["idle"].loc == "keaton:F5"
+
+
+def test_a_collapse_sends_the_counters_back_to_their_containers():
+    """9.iii "tutto ciò che esso contiene viene rimosso dal gioco, inclusi i Blocker, le pedine Armoury e
+    Hardware" and 7.iii "I Blocker possono essere eliminati a seguito di: … crollo degli Square o dei
+    Block … Quando un Blocker viene eliminato per qualsiasi motivo, … riponendo nei relativi contenitori
+    eventuali pedine Armoury o Hardware": the counters leave the map for their pools (at the bottom),
+    not out of the game, so the pools do not shrink; an armed Demo Charge lying there goes back unarmed.
+    The Blocker is a loss (DEAD) all the same."""
+    b = board(B("blue-1", "juves", "keaton:E5", "spit-gun", "power-saw"), pool=("flamer",),
+              lying={"charge": "demo-charge@keaton:E5"})
+    b.counters["charge"] = replace(b.counters["charge"], armed_turn=1)
+    gun, saw = carried(b, "blue-1", "spit-gun"), carried(b, "blue-1", "power-saw")
+    D.collapse(b, L(b, "keaton:E5"))
+    assert loc(b, "blue-1") == DEAD
+    assert [b.counters[c].loc for c in (gun, saw, "charge")] == ["pool:armoury", "pool:hardware", "pool:armoury"]
+    assert b.counters["charge"].armed_turn is None and D.armed_charges(b) == []
+    armoury = [c for c, x in b.counters.items() if x.loc == "pool:armoury"]
+    assert armoury[0] == "flamer-pool-0"  # the pool's order is kept: those put back are drawn last
+    assert not [c for c in b.counters.values() if c.loc == D.REMOVED]
+
+
+def test_a_collapse_takes_every_marker_the_train_and_the_judges_too():
+    """9.iii: "tutto ciò che esso contiene … inclusi … i treni della Sky Rail, gli indicatori Scrawl, Fire
+    e Structural Damage": the list gives examples, so a Looted marker and a Judges marker go as well;
+    a collapsed station keeps no train (6.vi: nobody rides from a collapsed station anyway)."""
+    b = board(squares={"curie:E10": {"transit": "train", "damage": 2, "scrawled": True, "looted": True}},
+              judges=("curie:E10",))
+    assert kind(b, "curie:E10") == "window SS"
+    D.collapse(b, L(b, "curie:E10"))
+    e10 = b.damage(L(b, "curie:E10"))
+    assert e10.collapsed and (e10.transit, e10.damage, e10.scrawled, e10.looted) == ("", 0, False, False)
+    assert "curie:E10" not in b.judges

@@ -102,3 +102,39 @@ def test_defeat_points():
         ["interior BK", "interior AR", "interior SM", "window RS", "interior CV", "interior RS"]
     assert kind(b, "keaton:E4") == "interior AR"
     assert F.defeat_points(b) == {"red": 2 + 2 + 1 + 6 + 4 + 4 + 2 + 4 + 2, "blue": 1 + 4}
+
+
+def test_a_fallen_block_collapses_the_transit_of_its_own_map_only_and_returns_the_counters():
+    """10.iii: "tutti gli indicatori e le pedine nel Block crollato sono rimossi" (the counters to their
+    containers, 7.iii) and "tutti gli Square di Pedway, Sky Rail e Mega Way si considerano crollati",
+    read as those of the fallen map: the bullets around it speak of "la mappa del Block crollato". The
+    Pedway square on the neighbour's own map stands, and no Collapse marker is scored for any."""
+    b = board(B("red-1", "citi-def", "curie:D7", "spit-gun"))
+    assert [kind(b, s) for s in ("curie:I6", "keaton:A6", "keaton:B6", "keaton:B2", "keaton:B10")] == \
+        ["open PW", "open PW", "open PW", "open MW", "open SR"]
+    gun = b.blockers["red-1"].carried[0]
+    F.fall(b, "curie")
+    assert loc(b, "red-1") == DEAD and b.counters[gun].loc == "pool:armoury"
+    assert b.damage(L(b, "curie:I6")).transit == "fallen" and b.damage(L(b, "keaton:A6")).transit == "fallen"
+    for name in ("keaton:B6", "keaton:B2", "keaton:B10"):
+        assert not b.collapsed(L(b, name)), name
+    assert F.defeat_points(b) == {"red": 1 + 200, "blue": 0}
+
+
+def test_own_side_losses_are_defeat_points_only_justice_is_not():
+    """12.iii "le perdite che hanno subito durante la partita a causa degli altri giocatori: ogni Blocker
+    eliminato vale 1 Punto Sconfitta. I Blocker che sono stati eliminati a causa delle carte Giustizia non
+    si considerano" and 7.iii "Solo i Blocker eliminati dalle forze della giustizia … non vanno
+    considerati": a Blocker lost to its own side (its owner's Missile Launcher, a fire or collapse in its
+    own block) counts; one removed by Justice does not."""
+    from dataclasses import replace
+
+    from pbem.games.blockmania.state import JUSTICE
+    b = board(B("red-1", "juves", "keaton:E5"), B("red-2", "juves", "curie:D4"), B("red-3", "juves", "curie:E7"),
+              B("red-4", "juves", JUSTICE), squares={"curie:E7": {"fires": 3}}, lying={"charge": "demo-charge@keaton:E5"})
+    b.counters["charge"] = replace(b.counters["charge"], armed_turn=1)
+    D.explode_charges(b, dice(1, 6))  # red's own charge: the square stands (1 + 8 - 6), red-1 dies (6 + 4 - 2)
+    D.collapse(b, L(b, "curie:D4"))  # a collapse in its own block
+    F.fire_casualties(b, dice(6))  # 6 + 3 >= 7: the fire in its own block
+    assert [loc(b, x) for x in ("red-1", "red-2", "red-3", "red-4")] == [DEAD, DEAD, DEAD, JUSTICE]
+    assert F.defeat_points(b)["red"] == 3 + 6 + 1  # three losses, the Collapse, the square with Fire

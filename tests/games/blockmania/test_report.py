@@ -264,6 +264,24 @@ def test_the_help_gives_the_sequence_and_every_order(lang: str) -> None:
     assert "help-" not in text
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_help_tells_the_readings_of_the_open_points(lang: str) -> None:
+    """The rules summary players receive (welcome mail, HELP) states the server's readings where the
+    rulebook is open: 12.iii "a causa degli altri giocatori" (own-side losses count), 9.iii "rimosso dal
+    gioco" against 7.iii "nei relativi contenitori" (the counters go back to the pools), 10.iii "tutti
+    gli Square di Pedway, Sky Rail e Mega Way" (those of the fallen map), 6.x the surplus counters."""
+    text = help_text(CAT, lang)
+    part = text[text.index("12.iii, 7.iii"):]
+    for section in ("12.iii", "9.iii", "10.iii", "6.x"):
+        assert section in part
+    words = {"en": ("your own shots", "go back to their pools", "of its map", "those on the other maps",
+                    "LOOT ... DISCARD"),
+             "it": ("compresi i tuoi tiri", "tornano nei loro contenitori", "della sua mappa",
+                    "quelli delle altre mappe", "SACCHEGGIA ... SCARTA")}[lang]
+    for w in words:
+        assert w in part, w
+
+
 def test_the_report_texts_exist_in_both_languages() -> None:
     text = resources.files("pbem.games.blockmania.data").joinpath("texts_report.toml").read_text("utf-8")
     data = tomllib.loads(text)
