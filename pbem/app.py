@@ -80,7 +80,7 @@ class App:
         from pbem.mail.imap import ImapInbox
         from pbem.mail.smtp import SmtpSender
 
-        ctx = ctx or Context(engine=make_engine(cfg.database.url), config=cfg)
+        ctx = ctx or Context(engine=make_engine(cfg.database.resolved().url), config=cfg)
         mail = cfg.mail
         if mail.backend == "embedded":
             from pbem.mail.embedded import EmbeddedMailServer

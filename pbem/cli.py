@@ -23,7 +23,7 @@ def _context(args: argparse.Namespace) -> Any:
     from pbem.service.context import Context, system_clock
 
     cfg = config_mod.load(args.config)
-    return Context(engine=make_engine(cfg.database.url), config=cfg, clock=getattr(args, "clock", None) or system_clock)
+    return Context(engine=make_engine(cfg.database.resolved().url), config=cfg, clock=getattr(args, "clock", None) or system_clock)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -78,7 +78,8 @@ class DatabaseConfig:
     password_env: str = ""  # put this environment variable's value into the URL as its password
 
     def resolved(self) -> "DatabaseConfig":
-        """The URL with what the environment holds: passwords never live in the file."""
+        """The URL with what the environment holds: passwords never live in the file. Read
+        when the database is opened (a command that needs none needs no password either)."""
         url = self.url
         if self.url_env:
             url = os.environ.get(self.url_env, "")
@@ -307,7 +308,7 @@ def from_mapping(data: Mapping[str, Any], source: str = "<mapping>") -> Config:
     cfg = _build(Config, data, "")
     cfg = dataclasses.replace(cfg, source=source)
     _validate(cfg)
-    return dataclasses.replace(cfg, database=cfg.database.resolved())
+    return cfg
 
 
 def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
