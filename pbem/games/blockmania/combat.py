@@ -41,7 +41,7 @@ from pbem.games.blockmania.blocks import Loc
 from pbem.games.blockmania.board import Board
 from pbem.games.blockmania.damage import (
     DIE, TARGET, canonical, carried_types, check_square_target, enemies_in, flies, hit_square, kill, occupants,
-    owner, roll_kill, where,
+    outside, owner, roll_kill, where,
 )
 from pbem.games.blockmania.roster import CounterType, close_combat_total, kill_chance, may_keep
 from pbem.games.blockmania.state import POOL, Standing
@@ -363,6 +363,9 @@ def check_close_combat(board: Board, attacker: str, defender: str) -> Message | 
         return msg("err-combat-fought", blocker=attacker, enemy=defender)
     a, d = where(board, attacker), where(board, defender)
     assert a is not None and d is not None
+    if outside(board, defender, d) != outside(board, attacker, d):
+        # 6.ix: a flier outside a Window "può sparare … ma non ingaggiarlo in un Combattimento Ravvicinato"
+        return msg("err-combat-outside", blocker=defender if outside(board, defender, d) else attacker, square=d)
     if a == d:
         return None
     # a charge
@@ -373,7 +376,9 @@ def check_close_combat(board: Board, attacker: str, defender: str) -> Message | 
         return msg("err-combat-engaged", blocker=attacker)
     if d not in board.ring.neighbours(a):
         return msg("err-combat-not-adjacent", blocker=attacker, enemy=defender)
-    if any(board.blockers[b].locked for b in occupants(board, d)):
+    if any(board.blockers[b].locked for b in occupants(board, d)) or enemies_in(board, defender):
+        # 6.ii: once a close combat has begun "nessun altro Blocker potrà entrare in alcun modo nello
+        # stesso Square", locked by a tie (8.vi) or still to be fought this phase
         return msg("err-combat-locked-square", square=d)
     kind = board.square(d).kind
     if d.block in board.fallen or board.damage(d).transit == "severed":

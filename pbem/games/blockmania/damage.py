@@ -73,13 +73,23 @@ def owner(board: Board, bid: str) -> str:
     return board.blockers[bid].owner
 
 
+def outside(board: Board, bid: str, loc: Loc) -> bool:
+    """A flier in a Window square other than a Balcony or Entrance Plaza is outside the block (6.ii, 6.ix)."""
+    sq = board.square(loc)
+    return sq.is_window and sq.kind.code not in ("BA", "EP") and flies(board, bid)
+
+
 def enemies_in(board: Board, bid: str, loc: Loc | None = None) -> list[str]:
-    """The other players' Blockers in ``bid``'s square (or in ``loc``)."""
+    """The other players' Blockers in ``bid``'s square (or in ``loc``) on its side of the wall: in a
+    Window square a flier outside and a Blocker inside share the square without meeting (6.ii "uno
+    all'interno e l'altro all'esterno del Block"; 6.ix: the enemy that comes in "può sparare al Blocker
+    volante ma non ingaggiarlo in un Combattimento Ravvicinato"), in every phase, not only when moving."""
     here = loc if loc is not None else where(board, bid)
     if here is None:
         return []
     mine = owner(board, bid)
-    return [b for b in occupants(board, here) if owner(board, b) != mine]
+    side = outside(board, bid, here)
+    return [b for b in occupants(board, here) if owner(board, b) != mine and outside(board, b, here) == side]
 
 
 def block_of_seat(board: Board, seat: str) -> str:
@@ -313,7 +323,7 @@ def roll_kill(board: Board, target: str, damage: int, dice: Dice, by: str, bonus
 
 
 __all__ = [
-    "DIE", "TARGET", "REMOVED", "FALLEN", "where", "canonical", "occupants", "owner", "enemies_in", "kill",
+    "DIE", "TARGET", "REMOVED", "FALLEN", "where", "canonical", "occupants", "owner", "outside", "enemies_in", "kill",
     "square_strength", "check_square_target", "hit_square", "apply_hit", "add_structural_damage", "collapse",
     "armed_charges", "explode_charges", "roll_kill", "flies", "carried_types", "block_of_seat",
 ]

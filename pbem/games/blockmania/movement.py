@@ -326,6 +326,16 @@ def _leave_check(board: Board, bid: str, frm: Loc) -> Message | None:
     return None
 
 
+def _engaged(board: Board, loc: Loc, there: list[str]) -> bool:
+    """6.ii: Blockers of two players on the same side of the wall in ``loc``: a close combat has begun
+    there ("Una volta iniziato … nessun altro Blocker potrà entrare in alcun modo nello stesso Square"),
+    whoever comes, a Superhero joining a friend included."""
+    sides: dict[bool, set[str]] = {}
+    for o in there:
+        sides.setdefault(_outside(board, o, loc), set()).add(board.owner(o))
+    return any(len(owners) > 1 for owners in sides.values())
+
+
 def _entry(board: Board, bid: str, to: Loc, kind: str) -> tuple[Message | None, bool]:
     """6.ii: whether ``bid`` may enter ``to`` by ``kind``; the bool says it must stop there (an enemy
     met: close combat in the next Combat Phase)."""
@@ -336,7 +346,7 @@ def _entry(board: Board, bid: str, to: Loc, kind: str) -> tuple[Message | None, 
     others = _occupants(board, to, bid)
     if not others:
         return None, False
-    if any(board.blockers[o].locked for o in others):
+    if any(board.blockers[o].locked for o in others) or _engaged(board, to, others):
         return msg("err-locked-square", square=to), False
     owner = board.owner(bid)
     enemies = [o for o in others if board.owner(o) != owner]

@@ -343,3 +343,31 @@ def test_every_message_key_has_english_and_italian_texts():
     assert used <= set(data["en"]) and used <= set(data["it"])
     for key in data["en"]:
         assert set(re.findall(r"{(\w+)}", data["en"][key])) == set(re.findall(r"{(\w+)}", data["it"][key])), key
+
+
+# -- a Window shared by a flier outside and a Blocker inside (6.ii, 6.ix) ------------------------------
+
+def test_a_flier_outside_a_window_is_never_fought_in_any_phase():
+    """6.ii: two Blockers may share a Window "uno all'interno e l'altro all'esterno del Block"; 6.ix: the
+    enemy that comes in "può sparare al Blocker volante ma non ingaggiarlo in un Combattimento
+    Ravvicinato". The movement rules knew it for the Blocker moving; the combat rules now know it too:
+    no close combat is due between them and none may be declared; the flier is not barred from shooting
+    as if it shared its square with an enemy (8.v); the Blocker inside may still be charged."""
+    b = board(B("red-1", "citi-def", "curie:C5", "bat-suit", "spray-can", "spit-gun"), B("blue-1", "juves", "curie:C5"),
+              B("red-2", "juves", "curie:D5"), B("blue-2", "juves", "keaton:H5"))
+    assert kind(b, "curie:C5") == "window RS" and kind(b, "curie:D5") == "interior RS"
+    assert kind(b, "keaton:H5") == "window RS"
+    assert C.pending_close_combats(b) == []
+    assert err(C.check_close_combat(b, "red-1", "blue-1")) == "err-combat-outside"
+    assert C.check_shoot(b, "red-1", carried(b, "red-1", "spit-gun"), target="blue-2") is None
+    assert C.check_close_combat(b, "red-2", "blue-1") is None  # a charge: blue-1 is in no close combat
+
+
+def test_no_charge_into_a_close_combat_already_begun():
+    """6.ii: "Una volta iniziato in questo modo un Combattimento Ravvicinato, … nessun altro Blocker potrà
+    entrare in alcun modo nello stesso Square": not only after a tie (8.vi), but as soon as two enemies
+    share the square, so a second Blocker of the active player does not charge into it."""
+    b = board(B("red-1", "juves", "curie:D5"), B("blue-1", "juves", "curie:D5"), B("red-2", "citi-def", "curie:E5"))
+    assert C.pending_close_combats(b) == [("red-1", "blue-1")]
+    assert err(C.check_close_combat(b, "red-2", "blue-1")) == "err-combat-locked-square"
+    assert C.check_close_combat(b, "red-1", "blue-1") is None

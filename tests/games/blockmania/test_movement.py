@@ -377,3 +377,17 @@ def test_every_message_key_has_english_and_italian_texts():
     keys |= {f"note-{k}" for k in mv.KINDS}
     for lang in ("en", "it"):
         assert keys <= set(texts[lang]), sorted(keys - set(texts[lang]))
+
+
+def test_nobody_joins_a_close_combat_that_has_begun_not_even_a_superhero():
+    """6.ii: "Una volta iniziato in questo modo un Combattimento Ravvicinato, … nessun altro Blocker potrà
+    entrare in alcun modo nello stesso Square": red-1 and blue-1 share curie:D5, so red's Superhero, who
+    may otherwise share a square with a friend, does not ride the lift into it."""
+    board = board_of({"red-1": ("juves", "curie:D5"), "blue-1": ("juves", "curie:D5"),
+                      "red-3": ("superhero", "curie:D3"), "red-4": ("superhero", "curie:D4")})
+    assert board.ring.lift(sq(board, "curie:D5", "RS", lift=True)) is not None
+    start(board, "red-3")
+    assert key(mv.check_move(board, "red-3", "lift", sq(board, "curie:D5"))) == "err-locked-square"
+    assert sq(board, "curie:D5") not in mv.reachable(board, "red-3")
+    # a friend alone: the Superhero may join it (QR: "may always stack with a friendly Blocker")
+    assert mv.check_move(board, "red-3", "lift", sq(board, "curie:D4")) is None
