@@ -18,13 +18,17 @@ Readings of the rulebook, decided here (docs/games/blockmania.md):
   Defensive Fire too.
 - Only the active player's Blockers attack in the Combat Phase (8.i); a Futsie (attacks-own-block) may
   attack its own player's Blockers and block; others may not choose their own block's squares as a
-  target. A Missile Launcher shot at a Blocker also hits its square, whoever's block it is (9.i).
+  target. A Missile Launcher shot at a Blocker also hits its square, whoever's block it is, and every
+  Blocker in it, the one aimed at first (9.i "colpiscono contemporaneamente gli Square ed i Blocker al
+  loro interno").
 - A shot at a Blocker locked in close combat hits every Blocker locked in that square, with a roll
   each (8.vi); so does a Missile Launcher's shot at a square (9.i: square and Blockers), square first.
 - Looting an Armoury or Mall (8.vii) draws the first 3 counters of the pool; those the looter may not
   keep or carry (6.i, QR) go back to the pools at once, the looter choosing which by ``LOOT … DISCARD``
-  (6.x "può scegliere quali riporre nei contenitori"; nothing is left lying in the square). A charge (8.vi) cannot enter a square it could not
-  enter by moving: a locked square, a Severed Pedway, a fallen block, Open Air without flight.
+  (6.x "può scegliere quali riporre nei contenitori"; nothing is left lying in the square). A charge
+  (8.vi) cannot enter a square it could not enter by moving: a close combat begun there (locked, or two
+  enemies sharing it, 6.ii), a Severed Pedway, a fallen block, Open Air without flight; nor fight a
+  flier outside a Window (6.ix).
 - Defensive-fire policy (Standing.defensive_fire): "nearest" fires at an orthogonal neighbour before a
   diagonal one, the likeliest kill first; "strongest" at the highest Strength first; "never" holds.
   The weapon is the one with the highest damage against Blockers.
@@ -298,10 +302,12 @@ def shoot(board: Board, shooter: str, weapon: str, dice: Dice, target: str | Non
             before = set(board.on_map())
             hit_square(board, aim, ct, dice, by, bonus)
             killed.extend(sorted(before - set(board.on_map())))
-    if target is not None:
+    if ct.targets == "square-and-blocker":
+        # 9.i: "colpiscono contemporaneamente gli Square ed i Blocker al loro interno": every Blocker
+        # there, not only the one aimed at (a stacked friend, a flier outside the Window, a close combat)
+        victims = list(dict.fromkeys(([target] if target else []) + occupants(board, aim)))
+    elif target is not None:
         victims = _victims(board, target) if where(board, target) is not None else []
-    elif ct.targets == "square-and-blocker":
-        victims = occupants(board, aim)
     else:
         victims = []
     for v in victims:

@@ -189,3 +189,24 @@ def test_a_collapse_takes_every_marker_the_train_and_the_judges_too():
     e10 = b.damage(L(b, "curie:E10"))
     assert e10.collapsed and (e10.transit, e10.damage, e10.scrawled, e10.looted) == ("", 0, False, False)
     assert "curie:E10" not in b.judges
+
+
+def test_a_missile_launcher_at_a_blocker_hits_every_blocker_in_the_square():
+    """9.i: "Il Missile Launcher e le Demo Charge invece colpiscono contemporaneamente gli Square ed i
+    Blocker al loro interno": aimed at one Blocker, it rolls against the square, then against each
+    Blocker there (here a Superhero sharing its friend's square), the one aimed at first; the Missile
+    Defence Laser hits "il settore stesso o il Blocker al suo interno, ma non entrambi"."""
+    b = board(B("red-1", "citi-def", "keaton:C5", "missile-launcher", set_up=True),
+              B("blue-1", "juves", "keaton:D5"), B("blue-2", "superhero", "keaton:D5"))
+    assert kind(b, "keaton:C5") == "window RS" and kind(b, "keaton:D5") == "interior RS"
+    launcher = carried(b, "red-1", "missile-launcher")
+    assert C.check_shoot(b, "red-1", launcher, target="blue-2") is None
+    d = dice(1, 1, 6)  # the square 1 + 7 - 6: miss; blue-2 1 + 7 - 4: miss; blue-1 6 + 7 - 2: killed
+    assert C.shoot(b, "red-1", launcher, d, target="blue-2") == ["blue-1"] and used_up(d)
+    shots = [dict(n.args)["target"] for n in b.notes if n.key == "note-combat-shot"]
+    assert shots == ["blue-2", "blue-1"]
+    b = board(B("red-1", "citi-def", "keaton:C5", "missile-defence-laser", set_up=True),
+              B("blue-1", "juves", "keaton:D5"), B("blue-2", "superhero", "keaton:D5"))
+    d = dice(1)
+    C.shoot(b, "red-1", carried(b, "red-1", "missile-defence-laser"), d, target="blue-2")
+    assert used_up(d)  # one roll, at blue-2 only
