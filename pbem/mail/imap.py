@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import socket
 import ssl
 import time
 from collections.abc import Awaitable, Callable
@@ -29,7 +30,7 @@ from typing import Any, Literal, TypeVar
 import aioimaplib
 from aioimaplib.aioimaplib import STOP_WAIT_SERVER_PUSH, Command
 
-from pbem.errors import MailPermanentError, MailSetupError, MailTransientError
+from pbem.errors import MailPermanentError, MailServerDownError, MailSetupError, MailTransientError
 
 from .transport import FetchedMail
 
@@ -368,9 +369,21 @@ class ImapInbox:
                 if attempt < self.retries:
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, self.backoff_max)
-        raise MailTransientError(
+        raise MailServerDownError(
             f"IMAP {what} at {self.host}:{self.port} failed after {self.retries + 1} "
-            f"attempts: {last!r}") from last
+            f"attempts: {last!r}", self._fix_for(last)) from last
+
+    def _fix_for(self, exc: BaseException | None) -> str:
+        """What an administrator should check when the server cannot be reached."""
+        where = self.setting
+        if isinstance(exc, socket.gaierror):
+            return f"the name {self.host!r} does not resolve: check {where}.host and the machine's DNS"
+        if isinstance(exc, ConnectionRefusedError):
+            return f"nothing listens there: check that the server runs, and {where}.host and {where}.port"
+        if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+            return (f"no answer: check {where}.host and {where}.port (a firewall that drops packets looks "
+                    f"like this) and {where}.security")
+        return f"check that the server runs, and {where}.host, {where}.port and {where}.security"
 
     # -------------------------------------------------------------------- Inbox
 
