@@ -404,7 +404,10 @@ def hazard_squares(board: Board, card: int, target: str) -> list[Loc]:
         return []
     out = [here] if square_is(board, here, f.square) else []
     if phase(board) == "command" and target == last_mover(board):
-        out += [loc for loc in passed(board, target) if loc not in out and square_is(board, loc, f.square)]
+        # 6.ii "Un Blocker non può mai entrare nello Square occupato da un altro Blocker": sent back, it
+        # goes only to a square it passed that nobody else holds (a lift's shaft passes occupied squares)
+        out += [loc for loc in passed(board, target) if loc not in out and square_is(board, loc, f.square)
+                and not [b for b in occupants(board, loc) if b != target]]
     return out
 
 

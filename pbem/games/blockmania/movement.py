@@ -805,7 +805,22 @@ def check_hand_over(board: Board, giver: str, cid: str, receiver: str) -> Messag
         return msg("err-may-not-keep", blocker=receiver, counter=ctype.name)
     if len(board.blockers[receiver].carried) >= rtype.carries:
         return msg("err-full", blocker=receiver, strength=rtype.carries)
+    # 6.i, 6.ix: in the air only fliers; a flier never carries a heavy weapon: no hand-over may leave the
+    # giver without its flying gear, or the receiver with a heavy weapon, where only flight holds it
+    kept = [board.counter_type(c) for c in board.blockers[giver].carried if c != cid]
+    for bid, after, at in ((giver, kept, a), (receiver, board.carried(receiver) + [ctype], b)):
+        if _flier(board, bid) and not can_fly(board.type(bid), after) and _needs_flight(board, bid, at):
+            return msg("err-hand-over-grounds", blocker=bid, square=at)
     return _check_mover(board, receiver, ROSTER.rules.hand_over_mp)
+
+
+def _needs_flight(board: Board, bid: str, loc: Loc) -> bool:
+    """Whether only flying holds ``bid`` in ``loc``: Open Air but the Tween Block Plaza and a stopped
+    pedway (6.i, 6.vii), or outside a Window (6.ix)."""
+    sq = board.square(loc)
+    if sq.is_open:
+        return not (sq.kind.walk or (sq.kind.code == "PW" and not pedway_runs(board, loc)))
+    return _outside(board, bid, loc)
 
 
 def hand_over(board: Board, giver: str, cid: str, receiver: str) -> None:

@@ -176,6 +176,22 @@ def test_hazard_strikes_where_the_mover_passed_until_another_blocker_moves():
     assert key(D.check_hazard(b2, "blue", card("sniper"), "red-1")) == "err-hazard-square"
 
 
+def test_a_hazard_never_sends_a_blocker_back_into_an_occupied_square():
+    """11.iii: a Hazard card may strike a Blocker "che … stiano passando in un settore di quel tipo …
+    costringendolo a tornare indietro"; 6.ii: "Un Blocker non può mai entrare nello Square occupato da
+    un altro Blocker". A lift ride passes occupied squares (6.iii); the card may send the rider back only
+    to a square of the shaft nobody else holds."""
+    b = board_of({"red-1": ("juves", "curie:D1"), "red-2": ("juves", "curie:D5")}, cp=4)
+    b.hands["blue"] = [card("lift-jammed")]
+    start(b, "red-1")
+    assert mv.check_move(b, "red-1", "lift", sq(b, "curie:D9", lift=True)) is None
+    mv.move(b, "red-1", "lift", sq(b, "curie:D9"))
+    places = D.hazard_squares(b, card("lift-jammed"), "red-1")
+    assert sq(b, "curie:D6", lift=True) in places and sq(b, "curie:D4", lift=True) in places
+    assert sq(b, "curie:D5", lift=True) not in places
+    assert key(D.check_hazard(b, "blue", card("lift-jammed"), "red-1", sq(b, "curie:D5"))) == "err-hazard-square"
+
+
 def test_hazard_stop_ends_the_move():
     """11.iii: a Blocker stopped by the card stays put; the Command Points spent are lost."""
     b = board_of({"red-1": ("juves", "curie:C5")}, cp=4)

@@ -391,3 +391,22 @@ def test_nobody_joins_a_close_combat_that_has_begun_not_even_a_superhero():
     assert sq(board, "curie:D5") not in mv.reachable(board, "red-3")
     # a friend alone: the Superhero may join it (QR: "may always stack with a friendly Blocker")
     assert mv.check_move(board, "red-3", "lift", sq(board, "curie:D4")) is None
+
+
+def test_no_hand_over_leaves_a_blocker_in_the_air_unable_to_fly():
+    """6.i: "I Blocker possono muovere in Square di tipo Open Air solo se possono volare"; 6.ix: "Blocker
+    volanti … non possono trasportare armi pesanti". True for every Blocker at every moment, not only
+    for the one moving: a Blocker hovering in Open Air takes no heavy weapon, and gives away no flying
+    gear, by a hand-over (6.x); on its Balcony it may."""
+    carried = {"red-1": ("heavy-laser",), "red-2": ("bat-suit",)}
+    board = board_of({"red-1": ("citi-def", "curie:C5"), "red-2": ("citi-def", "curie:B5")}, carried=carried)
+    assert board.square(sq(board, "curie:B5")).is_open and board.square(sq(board, "curie:C5")).is_window
+    start(board, "red-2")
+    assert key(mv.check_hand_over(board, "red-1", "heavy-laser-1", "red-2")) == "err-hand-over-grounds"
+    board = board_of({"red-1": ("citi-def", "curie:C5"), "red-2": ("citi-def", "curie:B5")}, carried=carried)
+    start(board, "red-1")
+    assert key(mv.check_hand_over(board, "red-2", "bat-suit-1", "red-1")) == "err-hand-over-grounds"
+    board = board_of({"red-1": ("citi-def", "curie:D9"), "red-2": ("citi-def", "curie:C9")}, carried=carried)
+    sq(board, "curie:C9", "BA")
+    start(board, "red-2")
+    assert mv.check_hand_over(board, "red-1", "heavy-laser-1", "red-2") is None  # on its Balcony it walks
