@@ -279,6 +279,10 @@ def check_shoot(board: Board, shooter: str, weapon: str, target: str | None = No
     if ct.targets == "own-square":
         return None if aim == here else msg("err-combat-own-square", weapon=ct.name)
     if aim == here:
+        # 6.ix: the enemy that comes into the Window "può sparare al Blocker volante" outside it (and the
+        # flier back): through the window, at the shortest range there is
+        if target is not None and outside(board, target, here) != outside(board, shooter, here):
+            return None
         return msg("err-combat-no-line", blocker=shooter, square=aim)
     rng = board.ring.fire_range(here, aim, fallen=board.fallen, max_range=ct.range)
     if rng is None:

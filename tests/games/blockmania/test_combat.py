@@ -361,6 +361,12 @@ def test_a_flier_outside_a_window_is_never_fought_in_any_phase():
     assert err(C.check_close_combat(b, "red-1", "blue-1")) == "err-combat-outside"
     assert C.check_shoot(b, "red-1", carried(b, "red-1", "spit-gun"), target="blue-2") is None
     assert C.check_close_combat(b, "red-2", "blue-1") is None  # a charge: blue-1 is in no close combat
+    # "può sparare al Blocker volante": the two shoot through the window
+    b = board(B("red-1", "citi-def", "curie:C5", "spit-gun"), B("blue-1", "juves", "curie:C5", "spray-can", "bat-suit"))
+    gun = carried(b, "red-1", "spit-gun")
+    assert C.check_shoot(b, "red-1", gun, target="blue-1") is None
+    d = dice(5)  # 5 + 3 - 2 >= 6 (a Window: no +1)
+    assert C.shoot(b, "red-1", gun, d, target="blue-1") == ["blue-1"] and used_up(d)
 
 
 def test_no_charge_into_a_close_combat_already_begun():
