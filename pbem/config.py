@@ -179,6 +179,11 @@ class SecurityConfig:
     require_dmarc: bool = False  # require dmarc=pass or an aligned dkim=pass from that header
     verify_dkim: bool = False  # check DKIM signatures ourselves (dkimpy)
     refusal_interval: str = "1h"  # at most one refusal notice per seat and reason in this time
+    # The key encrypting the unrevealed seeds, the token key and outgoing mail in the database
+    # (pbem.service.atrest): this environment variable, else this file (made 0600 on first use;
+    # empty: beside the SQLite file as <name>.key, or var/pbem.key for another database).
+    secret_key_env: str = "PBEM_SECRET_KEY"
+    key_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -216,10 +221,6 @@ class Config:
         return ZoneInfo(self.server.timezone)
 
 
-def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
-    """Build dataclass ``cls`` from ``data``; unknown keys and wrong types are errors."""
-    table = f"[{where}]" if where else "the top level"
-    if not isinstance(data, Mapping):
 def helo_name(cfg: "Config") -> str:
     """The name pbem gives in EHLO: ``mail.smtp.helo_name``, else the machine's fully
     qualified name, else (a bare or local name, as in containers) the domain of
@@ -232,6 +233,10 @@ def helo_name(cfg: "Config") -> str:
     return cfg.server.address.rpartition("@")[2] or cfg.server.domain
 
 
+def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
+    """Build dataclass ``cls`` from ``data``; unknown keys and wrong types are errors."""
+    table = f"[{where}]" if where else "the top level"
+    if not isinstance(data, Mapping):
         raise ConfigError(f"{table} must be a table")
     fields = {f.name: f for f in dataclasses.fields(cls) if f.name != "source"}
     unknown = sorted(set(data) - set(fields))
@@ -277,14 +282,14 @@ def _validate(cfg: Config) -> None:
             raise ConfigError(f"{where}.security must be 'tls', 'starttls' or 'none'")
         if cfg.mail.backend == "remote" and not server.host:
             raise ConfigError(f"mail.backend is 'remote' but {where}.host is empty")
-    try:
-        ZoneInfo(cfg.server.timezone)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(f"server.timezone: unknown time zone {cfg.server.timezone!r}") from exc
     if cfg.mail.imap.helo_name:
         raise ConfigError("mail.imap.helo_name: the EHLO name is an SMTP setting (mail.smtp.helo_name)")
     if cfg.database.url_env and cfg.database.password_env:
         raise ConfigError("database: give url_env or password_env, not both")
+    try:
+        ZoneInfo(cfg.server.timezone)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(f"server.timezone: unknown time zone {cfg.server.timezone!r}") from exc
     durations = [("games.deadline", cfg.games.deadline), ("games.grace", cfg.games.grace),
                  ("games.decision_deadline", cfg.games.decision_deadline),
                  *(("games.reminders", r) for r in cfg.games.reminders),

@@ -14,6 +14,8 @@ from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
+from pbem.db.sealed import SealedBytes, SealedString, SealedText
+
 
 class UTCDateTime(TypeDecorator[datetime]):
     """Aware datetimes in, aware UTC datetimes out, naive UTC on disk."""
@@ -62,7 +64,8 @@ class Game(SQLModel, table=True):
     timezone: str = "UTC"
     turn_seconds: int = 259200
     policy_json: str = _text("{}")
-    seed_hex: str = ""  # secret until the game ends
+    # secret until the game ends: encrypted at rest (pbem.db.sealed), the key outside the database
+    seed_hex: str = Field(default="", sa_column=Column(SealedString(), nullable=False))
     commitment: str = ""
     seed_revealed: bool = False
     initial_state_json: str = _text("")
@@ -210,7 +213,7 @@ class OutboxMail(SQLModel, table=True):
     mail_from: str = ""
     recipients_json: str = _text("[]")
     subject: str = ""
-    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    raw: bytes = Field(sa_column=Column(SealedBytes(), nullable=False))  # encrypted at rest: a welcome holds a secret
     status: str = Field(default="queued", index=True)  # queued | sent | failed
     attempts: int = 0
     next_attempt_at: Optional[datetime] = _time()
@@ -253,7 +256,7 @@ class Setting(SQLModel, table=True):
 
     __tablename__ = "setting"
     name: str = Field(primary_key=True)
-    value: str = _text("")
+    value: str = Field(default="", sa_column=Column(SealedText(), nullable=False))  # encrypted at rest
 
 
 class RefusalNotice(SQLModel, table=True):

@@ -37,6 +37,9 @@ class Context:
         return self.clock()
 
     def session(self) -> Session:
+        from pbem.service import atrest
+
+        atrest.attach(self.engine, self.config)  # the key for data at rest, once per engine
         return open_session(self.engine)
 
     def after_commit(self) -> None:

@@ -22,7 +22,7 @@ from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.service import bounces, commands, identity, store, teams, turns
+from pbem.service import atrest, bounces, commands, identity, store, teams, turns
 from pbem.service.context import Context
 from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.texts import t, text_of
@@ -47,7 +47,8 @@ def handle(ctx: Context, raw: bytes) -> Handled:
         if session.exec(select(InboundMail).where(InboundMail.dedupe_key == mail.dedupe_key)).first():
             return Handled("duplicate", "already processed")
         row = InboundMail(dedupe_key=mail.dedupe_key, message_id=mail.message_id or "", sender=mail.sender or "",
-                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(), raw=raw)
+                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(),
+                          raw=atrest.redact_mail(raw, mail.text))  # kept without its secrets; processed whole
         session.add(row)
         try:
             session.flush()
@@ -55,7 +56,7 @@ def handle(ctx: Context, raw: bytes) -> Handled:
             session.rollback()
             return Handled("duplicate", "already processed")
         try:
-            result = _process(session, ctx, mail, row)
+            result = _process(session, ctx, mail, row, raw)
         except Exception as exc:  # a bug must not lose the mail: keep it, say so, go on
             session.rollback()
             log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)
@@ -71,7 +72,8 @@ def handle(ctx: Context, raw: bytes) -> Handled:
 def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception) -> Handled:
     with ctx.session() as session:
         row = InboundMail(dedupe_key=mail.dedupe_key, message_id=mail.message_id or "", sender=mail.sender or "",
-                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(), raw=raw,
+                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(),
+                          raw=atrest.redact_mail(raw, mail.text),
                           status="error", note=f"{type(exc).__name__}: {exc}"[:2000])
         session.add(row)
         session.flush()
@@ -86,11 +88,12 @@ def _language(session: Session, ctx: Context, address: str) -> str:
     return player.language if player else ctx.config.server.language
 
 
-def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail) -> Handled:
-    reason = machine_reason(mail, raw=row.raw)
+def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail, raw: bytes) -> Handled:
+    """``raw``: the mail as it came (the row keeps a redacted copy)."""
+    reason = machine_reason(mail, raw=raw)
     if reason:
         if is_bounce(mail):
-            reason = f"{reason}; {bounces.record(session, ctx, mail, row.raw)}"
+            reason = f"{reason}; {bounces.record(session, ctx, mail, raw)}"
         log.info("ignored machine mail from %s: %s", mail.sender, reason)
         return Handled("ignored", reason)
     if not mail.sender:
@@ -115,7 +118,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
     seat = store.seat(session, game.id, env.seat) if env.seat else None
-    holder, refusal = identity.identify(ctx, session, mail, env, seat, raw=row.raw)
+    holder, refusal = identity.identify(ctx, session, mail, env, seat, raw=raw)
     if refusal is not None:
         return identity.refuse(reply, game, env, seat, refusal)
     assert seat is not None and holder is not None

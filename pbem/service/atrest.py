@@ -1,0 +1,276 @@
+"""No secret at rest (issue 24.4): the key that encrypts the database's secret columns, and the
+redaction of every secret line from the inbound mail we keep.
+
+* The key: the environment variable named by ``security.secret_key_env`` (default
+  ``PBEM_SECRET_KEY``), else the file ``security.key_file`` (default: beside the SQLite file,
+  ``var/pbem.key`` for ``var/pbem.sqlite``; ``var/pbem.key`` for another database), made with
+  mode 0600 on first use and refused when others may read it. `attach` gives it to the engine
+  (`pbem.db.sealed`): the unrevealed seeds, the reply-token key and outgoing mail are stored
+  encrypted; values written before are read as they are and sealed on the first attach.
+* Inbound mail is kept with every ``SEAT <seat> <secret>`` / ``POSTO …`` line redacted to
+  ``SEAT <seat> [secret]`` (and the secret removed wherever else in the mail it was written),
+  in every text part at any depth; the pipeline works on the original bytes, never stored.
+"""
+
+from __future__ import annotations
+
+import base64
+import email
+import email.policy
+import hashlib
+import io
+import logging
+import os
+import quopri
+import stat
+from email.generator import BytesGenerator
+from email.message import Message
+from pathlib import Path
+
+from cryptography.fernet import Fernet
+from sqlalchemy import text as sql
+from sqlalchemy.engine import Engine, make_url
+
+from pbem.config import Config
+from pbem.db import sealed
+from pbem.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+MARKER = "[secret]"
+_SEAT_WORDS = {"seat", "posto"}
+#: A mail naming more secrets than this is not a player's order mail: its text parts are dropped.
+_MAX_SECRETS = 20
+
+
+# ----------------------------------------------------------------------------- the key
+
+def key_path(cfg: Config) -> Path:
+    """Where the key file is (or will be made)."""
+    if cfg.security.key_file:
+        return Path(cfg.security.key_file)
+    url = make_url(cfg.database.url)
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        return Path(url.database).with_suffix(".key")
+    return Path("var/pbem.key")
+
+
+def _from_env(value: str, name: str) -> bytes:
+    """A Fernet key as given, or one derived from a long random text."""
+    try:
+        if len(base64.urlsafe_b64decode(value.encode("ascii"))) == 32:
+            return value.encode("ascii")
+    except (ValueError, UnicodeEncodeError):
+        pass
+    if len(value) < 32:
+        raise ConfigError(f"environment variable {name}: the key for data at rest needs at least 32 characters")
+    return base64.urlsafe_b64encode(hashlib.sha256(value.encode("utf-8")).digest())
+
+
+def _make_file(path: Path) -> None:
+    """Write a new key with mode 0600, atomically: two processes starting at once agree on one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, Fernet.generate_key() + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(tmp, path)  # fails if another process made it first: theirs wins
+        log.warning("made a new key for data at rest: %s (back it up apart from the database: "
+                    "without it the unrevealed dice seeds cannot be read)", path)
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def keyring(cfg: Config) -> sealed.Keyring:
+    """The key for data at rest, from the environment or the key file (made when absent)."""
+    name = cfg.security.secret_key_env
+    value = os.environ.get(name) if name else None
+    if value:
+        return sealed.Keyring(_from_env(value.strip(), name), f"environment variable {name}")
+    path = key_path(cfg)
+    if not path.exists():
+        _make_file(path)
+    try:
+        mode = path.stat().st_mode
+        if mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise ConfigError(f"security.key_file {path}: readable by others (mode {stat.S_IMODE(mode):o}); "
+                              f"make it private: chmod 600 {path}")
+        data = path.read_bytes().strip()
+    except OSError as exc:
+        raise ConfigError(f"security.key_file {path}: cannot be read: {exc.strerror or exc}") from None
+    return sealed.Keyring(data, f"key file {path}")
+
+
+def attach(engine: Engine, cfg: Config) -> None:
+    """Give the engine the key, once, and seal what an older version stored in clear."""
+    if sealed.attached(engine):
+        return
+    sealed.attach(engine, keyring(cfg))
+    seal_legacy(engine)
+
+
+def seal_legacy(engine: Engine) -> int:
+    """Encrypt the seeds, the token key and the queued outgoing mail stored in clear by an older
+    version; returns how many values were sealed. (Plain values read back as they are anyway.)"""
+    from sqlmodel import Session, select
+
+    from pbem.db.models import Game, OutboxMail, Setting
+
+    done = 0
+    with Session(engine) as session:
+        with engine.connect() as conn:
+            seeds = [r[0] for r in conn.execute(sql("SELECT id, seed_hex FROM game WHERE seed_hex <> ''"))
+                     if not sealed.is_sealed(r[1])]
+            settings = [r[0] for r in conn.execute(sql("SELECT name, value FROM setting")) if not sealed.is_sealed(r[1])]
+            mails = [r[0] for r in conn.execute(sql("SELECT id, raw FROM outbox WHERE status = 'queued'"))
+                     if not sealed.is_sealed(r[1])]
+        for game_id in seeds:
+            game = session.get(Game, game_id)
+            if game is not None:
+                _rewrite(game, "seed_hex")
+                session.add(game)
+        for name in settings:
+            setting = session.get(Setting, name)
+            if setting is not None:
+                _rewrite(setting, "value")
+                session.add(setting)
+        for mail_id in mails:
+            mail = session.get(OutboxMail, mail_id)
+            if mail is not None:
+                _rewrite(mail, "raw")
+                session.add(mail)
+        done = len(seeds) + len(settings) + len(mails)
+        session.commit()
+    if done:
+        log.warning("data at rest: sealed %d value(s) an older version kept in clear", done)
+    return done
+
+
+def _rewrite(row: object, attribute: str) -> None:
+    from sqlalchemy.orm.attributes import flag_modified
+
+    flag_modified(row, attribute)  # the same plain value, written again: encrypted this time
+
+
+# ----------------------------------------------------------------------------- inbound mail
+
+def _seat_line(line: str) -> tuple[str, str] | None:
+    """``(kept part, secret)`` of a SEAT/POSTO line with its secret (quote markers allowed), else None.
+    Read as the envelope reads it: the keyword, the seat, then every other word is the secret."""
+    body = line.lstrip(" \t>")
+    words = body.split()
+    if len(words) < 2 or words[0].rstrip(":").lower() not in _SEAT_WORDS:
+        return None
+    if len(words) == 2:  # SEAT <secret> (no seat named): a word with a digit or a dash is no seat name
+        if not any(ch.isdigit() or ch == "-" for ch in words[1]):
+            return None
+        return line[:len(line) - len(body)] + f"{words[0]} {MARKER}", words[1]
+    secret = " ".join(words[2:]).split("#", 1)[0].strip() or " ".join(words[2:])
+    return line[:len(line) - len(body)] + f"{words[0]} {words[1]} {MARKER}", secret
+
+
+def secrets_in(text: str) -> list[str]:
+    """The secrets written on the SEAT lines of a text, longest first."""
+    found: set[str] = set()
+    for line in text.splitlines():
+        seat = _seat_line(line)
+        if seat is not None:
+            found.add(seat[1])
+            found.update(w for w in seat[1].split() if len(w) >= 4)  # typed in groups: each group too
+    return sorted(found, key=len, reverse=True)
+
+
+def redact_text(text: str, secrets: list[str]) -> str:
+    """Every SEAT line with its secret replaced by the marker, and every named secret anywhere else."""
+    lines = text.splitlines(keepends=True)
+    out = []
+    for line in lines:
+        ending = line[len(line.rstrip("\r\n")):]
+        seat = _seat_line(line.rstrip("\r\n"))
+        out.append(seat[0] + ending if seat is not None else line)
+    redacted = "".join(out)
+    for secret in secrets:
+        redacted = redacted.replace(secret, MARKER)
+    return redacted
+
+
+def _text_of(part: Message) -> str | None:
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return None
+    try:
+        return payload.decode(part.get_content_charset() or "utf-8", "replace")
+    except LookupError:  # a charset Python does not know
+        return payload.decode("utf-8", "replace")
+
+
+def _redact_part(part: Message, secrets: list[str]) -> None:
+    text = _text_of(part)
+    if text is None:
+        return
+    redacted = redact_text(text, secrets)
+    if redacted == text:
+        return
+    # Written back in the part's own transfer encoding when it is plain text, else quoted-printable:
+    # the kept copy reads "SEAT north [secret]" as it is.
+    cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        data = redacted.encode(charset)
+    except (LookupError, UnicodeEncodeError):
+        charset, data = "utf-8", redacted.encode("utf-8")
+    if cte not in ("7bit", "8bit") or (cte == "7bit" and not data.isascii()):
+        cte, data = "quoted-printable", quopri.encodestring(data)
+    if "Content-Transfer-Encoding" in part:
+        part.replace_header("Content-Transfer-Encoding", cte)
+    else:
+        part["Content-Transfer-Encoding"] = cte
+    if part.get_content_charset() and part.get_content_charset() != charset:
+        part.set_param("charset", charset)
+    part.set_payload(data.decode("ascii", "surrogateescape"))
+
+
+def _headers_only(raw: bytes) -> bytes:
+    head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[0]
+    return head + b"\r\n\r\n[body removed: it held a secret that could not be redacted]\r\n"
+
+
+def redact_mail(raw: bytes, text: str = "") -> bytes:
+    """The copy of an inbound mail we keep: every secret line redacted, in every text part at any
+    depth (a forwarded or bounced mail too), the headers as they came. ``text`` is the text the
+    envelope was read from (`IncomingMail.text`): its secrets are removed everywhere as well.
+    When a secret survives all that (an encoding we do not rewrite), only the headers are kept."""
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        parts = [p for p in msg.walk() if not p.is_multipart() and p.get_content_maintype() == "text"]
+        found = set(secrets_in(text))
+        for part in parts:
+            found.update(secrets_in(_text_of(part) or ""))
+        secrets = sorted(found, key=len, reverse=True)[:_MAX_SECRETS]
+        for part in parts:
+            _redact_part(part, secrets)
+        buf = io.BytesIO()
+        linesep = "\r\n" if b"\r\n" in raw[:4096] else "\n"
+        BytesGenerator(buf, mangle_from_=False, policy=email.policy.compat32.clone(linesep=linesep)).flatten(msg)
+        out = buf.getvalue()
+    except Exception:  # a mail the parser chokes on is still kept, without its body
+        log.warning("could not redact an inbound mail: keeping its headers only", exc_info=True)
+        return _headers_only(raw)
+    if len(found) > _MAX_SECRETS or any(s.encode("utf-8") in out for s in secrets) or _has_seat_line(out):
+        return _headers_only(raw)
+    return out
+
+
+def _has_seat_line(data: bytes) -> bool:
+    """A SEAT line still holding something other than the marker."""
+    for line in data.decode("utf-8", "replace").splitlines():
+        seat = _seat_line(line)
+        if seat is not None and seat[1] != MARKER:
+            return True
+    return False
