@@ -50,6 +50,7 @@ from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
 from pbem.games.blockmania.blocks import Loc
 from pbem.games.blockmania.board import Board, key
+from pbem.games.blockmania.damage import outside
 from pbem.games.blockmania.roster import ROSTER, can_fly, climbs, may_keep
 
 #: (board, moving Blocker, square passed, enemies there) -> whether they stop the lift (6.iii)
@@ -96,9 +97,9 @@ def _flier(board: Board, bid: str) -> bool:
 
 
 def _outside(board: Board, bid: str, loc: Loc) -> bool:
-    """A flier in a Window square other than a Balcony or Entrance Plaza is outside the block (6.ii, 6.ix)."""
-    sq = board.square(loc)
-    return sq.is_window and sq.kind.code not in ("BA", "EP") and _flier(board, bid)
+    """A flier in a Window square other than a Balcony or Entrance Plaza is outside the block (6.ii, 6.ix):
+    the same test as the combat rules' (``damage.outside``)."""
+    return outside(board, bid, loc)
 
 
 def transit_broken(board: Board, loc: Loc) -> bool:
