@@ -2,8 +2,8 @@
 redaction of every secret line from the inbound mail we keep.
 
 * The key: the environment variable named by ``security.secret_key_env`` (default
-  ``PBEM_SECRET_KEY``), else the file ``security.key_file`` (default: beside the SQLite file,
-  ``var/pbem.key`` for ``var/pbem.sqlite``; ``var/pbem.key`` for another database), made with
+  ``PBEM_SECRET_KEY``), else the file ``security.key_file`` (default: beside the SQLite file the
+  engine opens, ``var/pbem.key`` for ``var/pbem.sqlite``; ``var/pbem.key`` for another database), made with
   mode 0600 on first use and refused when others may read it. `attach` gives it to the engine
   (`pbem.db.sealed`): the unrevealed seeds, the reply-token key and outgoing mail are stored
   encrypted; values written before are read as they are and sealed on the first attach.
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet
 from sqlalchemy import text as sql
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 
 from pbem.config import Config
 from pbem.db import sealed
@@ -45,11 +45,12 @@ _MAX_SECRETS = 20
 
 # ----------------------------------------------------------------------------- the key
 
-def key_path(cfg: Config) -> Path:
-    """Where the key file is (or will be made)."""
+def key_path(cfg: Config, database: str | URL | None = None) -> Path:
+    """Where the key file is (or will be made): ``security.key_file``, else beside the SQLite file
+    of ``database`` (the engine's URL; the configuration's by default)."""
     if cfg.security.key_file:
         return Path(cfg.security.key_file)
-    url = make_url(cfg.database.url)
+    url = make_url(database if database is not None else cfg.database.url)
     if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
         return Path(url.database).with_suffix(".key")
     return Path("var/pbem.key")
@@ -87,13 +88,13 @@ def _make_file(path: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def keyring(cfg: Config) -> sealed.Keyring:
+def keyring(cfg: Config, database: str | URL | None = None) -> sealed.Keyring:
     """The key for data at rest, from the environment or the key file (made when absent)."""
     name = cfg.security.secret_key_env
     value = os.environ.get(name) if name else None
     if value:
         return sealed.Keyring(_from_env(value.strip(), name), f"environment variable {name}")
-    path = key_path(cfg)
+    path = key_path(cfg, database)
     if not path.exists():
         _make_file(path)
     try:
@@ -111,7 +112,7 @@ def attach(engine: Engine, cfg: Config) -> None:
     """Give the engine the key, once, and seal what an older version stored in clear."""
     if sealed.attached(engine):
         return
-    sealed.attach(engine, keyring(cfg))
+    sealed.attach(engine, keyring(cfg, engine.url))
     seal_legacy(engine)
 
 

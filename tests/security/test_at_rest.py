@@ -122,7 +122,9 @@ def test_a_whole_game_leaves_no_secret_in_the_database(ctx: Context, monkeypatch
 def test_the_key_file_is_private_and_outside_the_database(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
     games.create(ctx, "duel", "Key", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
-    path = atrest.key_path(ctx.config)
+    path = atrest.key_path(ctx.config, ctx.engine.url)
+    if ctx.engine.url.get_backend_name() == "sqlite":  # beside the database file
+        assert path == Path(str(ctx.engine.url.database)).with_suffix(".key")
     assert path.exists() and stat.S_IMODE(path.stat().st_mode) == 0o600
     assert path.read_bytes().strip() not in _everything(ctx)
 
