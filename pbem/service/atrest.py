@@ -117,19 +117,20 @@ def attach(engine: Engine, cfg: Config) -> None:
 
 
 def seal_legacy(engine: Engine) -> int:
-    """Encrypt the seeds, the token key and the queued outgoing mail stored in clear by an older
-    version; returns how many values were sealed. (Plain values read back as they are anyway.)"""
-    from sqlmodel import Session, select
+    """Encrypt what an older version stored in clear: the seeds, the token key, the queued mail
+    and every welcome and answer (the mails that carry secrets; old reports are left as they are,
+    they hold none). Returns how many values were sealed; plain values read back as they are anyway."""
+    from sqlmodel import Session
 
     from pbem.db.models import Game, OutboxMail, Setting
 
-    done = 0
     with Session(engine) as session:
         with engine.connect() as conn:
             seeds = [r[0] for r in conn.execute(sql("SELECT id, seed_hex FROM game WHERE seed_hex <> ''"))
                      if not sealed.is_sealed(r[1])]
             settings = [r[0] for r in conn.execute(sql("SELECT name, value FROM setting")) if not sealed.is_sealed(r[1])]
-            mails = [r[0] for r in conn.execute(sql("SELECT id, raw FROM outbox WHERE status = 'queued'"))
+            mails = [r[0] for r in conn.execute(sql("SELECT id, raw FROM outbox WHERE status = 'queued' "
+                                                    "OR kind IN ('welcome', 'reply')"))
                      if not sealed.is_sealed(r[1])]
         for game_id in seeds:
             game = session.get(Game, game_id)
