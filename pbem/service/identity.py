@@ -160,7 +160,8 @@ def _notice(reply: Reply, game: Game, seat: Seat | None, why: str, to: str, lang
     if interval.total_seconds() > 0 and _recent_notice(session, game, seat_name, to, why, now - interval):
         return f"notice held back (one was sent within {format_duration(interval)})"
     reply.lang = lang
-    if not reply.send(to, t("subject.refused", lang), text, kind="refusal"):
+    # a thread of its own: the refused mail may be a stranger's, which the reader never saw
+    if not reply.send(to, t("subject.refused", lang), text, kind="refusal", thread=False):
         return "notice held back by the reply limits"
     session.add(RefusalNotice(game_id=game.id, seat=seat_name, address=to, reason=why, sent_at=now))
     session.flush()  # the next notice of this mail counts it

@@ -72,9 +72,11 @@ class Reply:
     trusted: bool = False
 
     def send(self, to: str, subject_what: str, text: str, *, kind: str | None = None, attachments: Any = (),
-             turn: int | None = None, unlimited: bool = False) -> bool:
+             turn: int | None = None, unlimited: bool = False, thread: bool = True) -> bool:
         """Queue the answer; False when the reply limits hold it back (the loop breaker).
-        ``unlimited``: an answer that must never be held back (the mail carrying a new secret)."""
+        ``unlimited``: an answer that must never be held back (the mail carrying a new secret).
+        ``thread=False``: a mail of its own, no In-Reply-To/References to a mail its reader may
+        never have seen (a stranger's)."""
         kind = kind or (limits.AUTHENTICATED if self.trusted else limits.STRANGER)
         if not unlimited and not limits.allow(self.session, self.ctx, to, kind):
             return False
@@ -83,6 +85,6 @@ class Reply:
             subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
         refs = [*self.mail.references, self.mail.message_id] if self.mail.message_id else list(self.mail.references)
         mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
-                     attachments=attachments, in_reply_to=self.mail.message_id or None,
-                     references=refs[-MAX_REFERENCES:], auto_submitted="auto-replied")
+                     attachments=attachments, in_reply_to=(self.mail.message_id or None) if thread else None,
+                     references=refs[-MAX_REFERENCES:] if thread else (), auto_submitted="auto-replied")
         return True
