@@ -230,16 +230,16 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
                 health.failed(ctx, exc)
                 raise
             except MailTransientError as exc:
+                released |= _answered(ctx, health)
                 log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
                 _record(ctx, row.id, "queued", str(exc), retry=True)
                 return sent  # the server is unwell: try the rest later
             except MailPermanentError as exc:
+                released |= _answered(ctx, health)
                 log.error("outbox %s: permanent failure: %s", row.message_id, exc)
                 _record(ctx, row.id, "failed", str(exc))
                 continue
-            if health.down:
-                health.recovered(ctx, _release_waiting(ctx))
-                released = True  # what the outage held back is due now: read the queue again
+            released |= _answered(ctx, health)
             checkpoint("outbox.after-send")
             if result.all_sent:
                 _record(ctx, row.id, "sent")
@@ -252,6 +252,15 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
         # every row above left the due set (sent, failed, dropped or backed off): this ends
         if len(rows) < limit and not released:
             return sent
+
+
+def _answered(ctx: Context, health: ServerHealth) -> bool:
+    """The server answered about a mail: if it was down, it is back, and everything the outage
+    held back is due now (True: read the queue again)."""
+    if not health.down:
+        return False
+    health.recovered(ctx, _release_waiting(ctx))
+    return True
 
 
 def _still_down(health: ServerHealth) -> MailServerError:
