@@ -10,6 +10,7 @@ below; a mail over a cap is still read (cut at the cap) and the cut is named by 
 Figures, and what each protects:
 
 * ``MAX_HEADER_BYTES`` — the top header block (a real one is a few KB of Received lines);
+  ``MAX_HEADER_FIELDS`` — the header fields decoded for the service;
 * ``MAX_FIELD`` / ``MAX_ADDRESS_FIELD`` — one header's value (``From``, ``To``… are parsed
   by the address grammar, the costliest one);
 * ``MAX_PARAMETERS`` — parameters of Content-Type / Content-Disposition;
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_ENCODED_WORDS",
     "MAX_FIELD",
     "MAX_HEADER_BYTES",
+    "MAX_HEADER_FIELDS",
     "MAX_HTML",
     "MAX_IDS",
     "MAX_MULTIPARTS",
@@ -49,6 +51,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MAX_HEADER_BYTES = 128 * 1024
+MAX_HEADER_FIELDS = 1_000
 MAX_FIELD = 8 * 1024
 MAX_ADDRESS_FIELD = 4 * 1024
 MAX_PARAMETERS = 32

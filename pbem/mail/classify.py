@@ -39,7 +39,7 @@ SUBJECT_TAG = "[pbem]"
 
 _REPLY_PREFIXES = {"re", "r", "rif", "aw", "sv", "vs", "antw"}
 _FORWARD_PREFIXES = {"fwd", "fw", "i", "inoltra", "inoltro", "tr", "wg", "rv", "enc"}
-_PREFIX = re.compile(r"^\s*([a-z]{1,7})\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
+_PREFIX = re.compile(r"^\s*([a-z]{1,7})\s*(?:(\[\d+\])\s*)?:\s*", re.IGNORECASE)
 
 #: Lines that start a forwarded (not a quoted) mail inside the text: Gmail, Thunderbird,
 #: Apple Mail, in English and Italian. Outlook's "From:/Sent:" header is the same for a
@@ -47,7 +47,7 @@ _PREFIX = re.compile(r"^\s*([a-z]{1,7})\s*(\[\d+\])?\s*:\s*", re.IGNORECASE)
 _FORWARD_SEPARATOR = re.compile(
     r"^\s*(-{2,}\s*(forwarded\s+message|messaggio\s+inoltrato)\s*-{2,}|"
     r"(begin\s+forwarded\s+message|inizio\s+messaggio\s+inoltrato)\s*:)\s*$", re.IGNORECASE)
-_FORWARDED_SUBJECT = re.compile(r"^\s*\**\s*(subject|oggetto)\s*:\s*\**\s*(.*)$", re.IGNORECASE)
+_FORWARDED_SUBJECT = re.compile(r"^\s*(?:\*+\s*)?(subject|oggetto)\s*:\s*(?:\*+\s*)?(.*)$", re.IGNORECASE)
 _BLOCK_WORDS = {"game", "partita"}
 
 

@@ -22,7 +22,7 @@ MAX_REFERENCES = 20
 _MAX_ID = 900
 _FOLD_AT = 78
 
-_REPLY_PREFIX = re.compile(r"^\s*((re|r|rif|aw|sv|vs|antw)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+_REPLY_PREFIX = re.compile(r"^\s*(?:(?:re|r|rif|aw|sv|vs|antw)\s*(?:\[\d+\]\s*)?:\s*)+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -118,13 +118,17 @@ def _id_list(value: str | None) -> tuple[str, ...]:
 
 # ------------------------------------------------------------------------ headers
 
-def _header_values(msg: Message) -> dict[str, tuple[str, ...]]:
+def _header_values(msg: Message, notes: list[str] | None = None) -> dict[str, tuple[str, ...]]:
     headers: dict[str, list[str]] = {}
     try:
         items = msg.raw_items() if isinstance(msg, EmailMessage) else msg.items()
         names = [(name, raw) for name, raw in items]
     except Exception:  # pragma: no cover - defensive
         names = []
+    if len(names) > caps.MAX_HEADER_FIELDS:
+        names = names[:caps.MAX_HEADER_FIELDS]
+        if notes is not None:
+            notes.append("mail-cut-header")
     for index, (name, raw) in enumerate(names):
         value = _decode_header_value(msg, index, raw)
         headers.setdefault(str(name).lower(), []).append(value)
@@ -271,16 +275,18 @@ def _cp1252_char(match: re.Match[str]) -> str:
 # ------------------------------------------------------------------- quotes / sigs
 
 _IT_START = re.compile(r"^\s*il\s", re.IGNORECASE)
-_IT_END = re.compile(r"ha\s+scritto\s*:?\s*$", re.IGNORECASE)
+_IT_END = re.compile(r"ha\s+scritto\s*(?::\s*)?$", re.IGNORECASE)
 _EN_START = re.compile(r"^\s*on\s", re.IGNORECASE)
-_EN_END = re.compile(r"wrote\s*:?\s*$", re.IGNORECASE)
+_EN_END = re.compile(r"wrote\s*(?::\s*)?$", re.IGNORECASE)
 _ORIGINAL = re.compile(
     r"^\s*-{2,}\s*(original message|messaggio originale|forwarded message|"
     r"messaggio inoltrato)\s*-{2,}\s*$", re.IGNORECASE)
 _UNDERSCORES = re.compile(r"^\s*_{10,}\s*$")
-_HDR_FROM = re.compile(r"^\s*\**\s*(from|da)\s*:\s*\**", re.IGNORECASE)
+# never two "\s*" with only an optional part between them: "\s*\**\s*" tried every split
+# of a line of blanks between the two (quadratic)
+_HDR_FROM = re.compile(r"^\s*(?:\*+\s*)?(from|da)\s*:", re.IGNORECASE)
 _HDR_NEXT = re.compile(
-    r"^\s*\**\s*(sent|inviato|date|data|to|a|subject|oggetto|cc)\s*:", re.IGNORECASE)
+    r"^\s*(?:\*+\s*)?(sent|inviato|date|data|to|a|subject|oggetto|cc)\s*:", re.IGNORECASE)
 
 
 def _reply_header_at(lines: list[str], i: int) -> bool:
@@ -427,20 +433,20 @@ def content_key(raw: bytes) -> str:
     head, sep, body = raw.replace(b"\r\n", b"\n").partition(b"\n\n")
     if not sep:
         head, body = b"", head
-    fields: dict[bytes, list[bytes]] = {}
+    fields: dict[bytes, list[list[bytes]]] = {}  # pieces joined once: += on bytes was quadratic
     current: bytes | None = None
     for line in head.split(b"\n"):
         if line[:1] in (b" ", b"\t") and current is not None:
-            fields[current][-1] += b" " + line.strip()
+            fields[current][-1].append(line.strip())
             continue
         name, colon, value = line.partition(b":")
         current = name.strip().lower() if colon else None
         if current is not None:
-            fields.setdefault(current, []).append(value.strip())
+            fields.setdefault(current, []).append([value.strip()])
     h = hashlib.sha256()
     for name in _AUTHOR_HEADERS:
-        for value in fields.get(name, []):
-            h.update(name + b":" + value + b"\n")
+        for pieces in fields.get(name, []):
+            h.update(name + b":" + b" ".join(pieces) + b"\n")
     h.update(b"\n" + body)
     return "content:" + h.hexdigest()
 
@@ -450,7 +456,7 @@ def read_mail(raw: bytes) -> IncomingMail:
     raw = bytes(raw)
     notes: list[str] = []
     msg = caps.parse_message(raw, notes)
-    headers = _header_values(msg)
+    headers = _header_values(msg, notes)
 
     def first(name: str) -> str | None:
         values = headers.get(name)
