@@ -181,9 +181,9 @@ def cap_raw(raw: bytes, notes: list[str] | None = None) -> bytes:
     head_end = _header_end(raw)
     head_len = len(raw) if head_end < 0 else head_end
     if head_len > MAX_HEADER_BYTES:
-        cut = _line_start(raw, MAX_HEADER_BYTES)
+        # cut inside the line: its header is kept in part (and cut further to the caps)
         rest = raw[head_end + 1:] if head_end >= 0 else b""
-        raw = raw[:cut] + rest
+        raw = raw[:MAX_HEADER_BYTES].rstrip(b"\r") + b"\n" + rest
         _note(notes, "mail-cut-header")
     lower = raw.lower()
     found, cut_at = _boundaries(raw, lower, notes)
