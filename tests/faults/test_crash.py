@@ -142,13 +142,18 @@ def _now():  # type: ignore[no-untyped-def]
 
 
 def copy_database(source: Path, target: Path) -> None:
-    """A consistent copy of a SQLite database in WAL mode (the file alone may lack commits)."""
+    """A consistent copy of a SQLite database in WAL mode (the file alone may lack commits), with
+    the key of its data at rest, kept beside it (pbem.service.atrest)."""
     src, dst = sqlite3.connect(source), sqlite3.connect(target)
     try:
         src.backup(dst)
     finally:
         src.close()
         dst.close()
+    key = source.with_suffix(".key")
+    if key.exists():
+        target.with_suffix(".key").write_bytes(key.read_bytes())
+        target.with_suffix(".key").chmod(0o600)
 
 
 @dataclass
