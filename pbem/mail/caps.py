@@ -18,6 +18,8 @@ Figures, and what each protects:
 * ``MAX_IDS`` — message ids kept from References (the first and the latest ones);
 * ``MAX_MULTIPARTS`` — multipart containers (``boundary=`` declarations), which bounds the
   nesting depth; ``MAX_PARTS`` — boundary lines, which bounds the number of parts;
+  ``MAX_STATUS_GROUPS`` — the groups of a delivery-status part (the parser makes each a
+  message of its own: a "bounce" of 5,000 recipients cost seconds);
 * ``MAX_TEXT`` / ``MAX_HTML`` — the characters of the body text read, and of the HTML
   handed to the HTML-to-text conversion (an order block is a few KB).
 """
@@ -42,6 +44,7 @@ __all__ = [
     "MAX_MULTIPARTS",
     "MAX_PARAMETERS",
     "MAX_PARTS",
+    "MAX_STATUS_GROUPS",
     "MAX_TEXT",
     "cap_raw",
     "parse_message",
@@ -59,6 +62,7 @@ MAX_ENCODED_WORDS = 64
 MAX_IDS = 50
 MAX_MULTIPARTS = 32
 MAX_PARTS = 100
+MAX_STATUS_GROUPS = 50
 MAX_TEXT = 200_000
 MAX_HTML = 500_000
 
@@ -203,7 +207,47 @@ def cap_raw(raw: bytes, notes: list[str] | None = None) -> bytes:
             if end < 0:
                 break
             pos = raw.find(b"\n--", end)
-    return raw[:cut_at] if cut_at < len(raw) else raw
+    raw = raw[:cut_at] if cut_at < len(raw) else raw
+    return _cap_status_groups(raw, notes)
+
+
+def _cap_status_groups(raw: bytes, notes: list[str]) -> bytes:
+    """Delivery-status parts keep their first ``MAX_STATUS_GROUPS`` groups."""
+    lower = raw.lower()
+    pos = lower.find(b"delivery-status")
+    pieces: list[bytes] = []
+    done = 0
+    while pos >= 0:
+        head_end = raw.find(b"\n\n", pos)
+        head_end_crlf = raw.find(b"\n\r\n", pos)
+        ends = [i for i in (head_end, head_end_crlf) if i >= 0]
+        if not ends:
+            break
+        body = min(ends) + 1
+        stop = raw.find(b"\n--", body)
+        stop = len(raw) if stop < 0 else stop
+        groups = 0
+        line = body
+        cut = -1
+        while line < stop:
+            nl = raw.find(b"\n", line, stop)
+            if nl < 0:
+                break
+            if raw[line:nl].strip() == b"":
+                groups += 1
+                if groups > MAX_STATUS_GROUPS:
+                    cut = nl
+                    break
+            line = nl + 1
+        if cut >= 0:
+            pieces.append(raw[done:cut])
+            done = stop
+            _note(notes, "mail-cut-parts")
+        pos = lower.find(b"delivery-status", max(stop, pos + 1))
+    if not pieces:
+        return raw
+    pieces.append(raw[done:])
+    return b"".join(pieces)
 
 
 def parse_message(raw: bytes, notes: list[str] | None = None) -> Message:
