@@ -25,7 +25,7 @@ from pbem.db.session import make_engine
 from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import inbound, outbox, reports, turns
+from pbem.service import budget, inbound, outbox, receipt, reports, turns
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,9 @@ class App:
         self._pool: Executor | None = None
         self._daemon_lock = DaemonLock(ctx.engine)
         self._stop = asyncio.Event()
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # one unit of database work at a time: a mail, the jobs, the outbox
+        self._inbox_lock = asyncio.Lock()  # one pass over the inbox at a time: no mail is taken twice
+        self.inspector = budget.Inspector(ctx.config.limits.mail_seconds)
         name = getattr(outgoing, "server", None)
         self.smtp_health = outbox.ServerHealth(name if isinstance(name, str) else "SMTP")
         self._inbox_error = ""
@@ -135,23 +137,43 @@ class App:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+        await asyncio.to_thread(self.inspector.close)
         self._daemon_lock.release()
 
     async def process_inbox(self, summary: CycleSummary | None = None) -> int:
-        """Fetch unseen mail; each one is committed before it is marked \\Seen."""
+        """Fetch unseen mail; each one is committed before it is marked \\Seen.
+
+        Each mail is on record before it is read (`receipt.receive`), read first in the
+        worker under its time budget (`budget.Inspector`) without holding the database
+        lock, then handled under that lock alone: the deadline and outbox jobs run between
+        mails and while a mail is being read."""
         summary = summary or CycleSummary()
-        mails = await self.inbox.fetch_new()
-        for fetched in mails:
-            if fetched.raw is None:
-                result = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
-                                                 fetched.uidvalidity, fetched.size)
-            else:
-                result = await asyncio.to_thread(inbound.handle, self.ctx, fetched.raw)
-            summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
-            checkpoint("inbound.after-commit")
-            await self.inbox.mark_seen(fetched.uid)
-        summary.fetched += len(mails)
-        return len(mails)
+        async with self._inbox_lock:
+            mails = await self.inbox.fetch_new()
+            for fetched in mails:
+                result = await self._one_mail(fetched)
+                summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+                checkpoint("inbound.after-commit")
+                await self.inbox.mark_seen(fetched.uid)
+            summary.fetched += len(mails)
+            return len(mails)
+
+    async def _one_mail(self, fetched: Any) -> inbound.Handled:
+        if fetched.raw is None:
+            async with self._lock:
+                return await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid, fetched.uidvalidity,
+                                               fetched.size, getattr(fetched, "head", None))
+        raw = fetched.raw
+        async with self._lock:
+            got = await asyncio.to_thread(receipt.receive, self.ctx, raw)
+        if got.handled is not None:
+            return got.handled
+        assert got.row_id is not None
+        over = await asyncio.to_thread(self.inspector.check, raw)
+        async with self._lock:
+            if over is not None:
+                return await asyncio.to_thread(receipt.over_budget, self.ctx, got.row_id, raw, over)
+            return await asyncio.to_thread(inbound.handle, self.ctx, raw, got.row_id)
 
     async def run_jobs(self, summary: CycleSummary | None = None) -> None:
         summary = summary or CycleSummary()
@@ -191,16 +213,16 @@ class App:
         """One pass: fetch and process mail, resolve what is due, send the outbox.
         A mail server that is down is logged; the rest of the cycle still runs."""
         summary = CycleSummary()
+        try:
+            await self.process_inbox(summary)  # takes the lock mail by mail
+            self._inbox_error = ""
+        except MailError as exc:
+            fix = getattr(exc, "fix", "")
+            summary.errors.append(f"inbox: {exc}" + (f" — to fix: {fix}" if fix else ""))
+            # the inbox logged the outage when it began: once a cycle here would flood the log
+            log.log(logging.DEBUG if self._inbox_error else logging.WARNING, "inbox: %s", exc)
+            self._inbox_error = str(exc)
         async with self._lock:
-            try:
-                await self.process_inbox(summary)
-                self._inbox_error = ""
-            except MailError as exc:
-                fix = getattr(exc, "fix", "")
-                summary.errors.append(f"inbox: {exc}" + (f" — to fix: {fix}" if fix else ""))
-                # the inbox logged the outage when it began: once a cycle here would flood the log
-                log.log(logging.DEBUG if self._inbox_error else logging.WARNING, "inbox: %s", exc)
-                self._inbox_error = str(exc)
             await self.run_jobs(summary)
             await self.draw_reports(summary)
             try:

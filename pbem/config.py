@@ -196,6 +196,7 @@ class LimitsConfig:
     global_per_hour: int = 5000  # answers to authenticated mail, everybody together
     stranger_per_day: int = 1  # answers to one address's unauthenticated mail (0 = none)
     strangers_per_hour: int = 100  # answers to unauthenticated mail, everybody together
+    mail_seconds: float = 10.0  # time one inbound mail may take to be read (0 = no budget)
 
 
 @dataclass(frozen=True)

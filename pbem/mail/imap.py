@@ -424,7 +424,7 @@ class ImapInbox:
                 continue  # expunged meanwhile
             if size > self.max_size:
                 log.info("IMAP UID %s is %d bytes (> %d): not fetched", uid, size, self.max_size)
-                result.append(FetchedMail(uid, None, size, True, validity))
+                result.append(FetchedMail(uid, None, size, True, validity, await self._fetch_from(client, uid)))
             else:
                 raw = await self._fetch_body(client, uid, size)
                 if raw is None:
@@ -433,6 +433,19 @@ class ImapInbox:
             self._handed[uid] = validity
             self._max_uid_seen = max(self._max_uid_seen, uid)
         return result
+
+    async def _fetch_from(self, client: aioimaplib.IMAP4, uid: int) -> bytes | None:
+        """The From lines of a mail too large to download (to tell a player it was not read)."""
+        try:
+            response = _check(await self._timed(
+                client.uid("fetch", str(uid), "(UID BODY.PEEK[HEADER.FIELDS (FROM)])")), f"UID FETCH {uid} FROM")
+        except (MailPermanentError, MailTransientError) as exc:
+            log.info("IMAP UID %s: its From could not be fetched: %s", uid, exc)
+            return None
+        for got_uid, _, literal in _parse_fetch(response.lines):
+            if got_uid == uid and literal is not None:
+                return literal[:65536]
+        return None
 
     async def _fetch_body(self, client: aioimaplib.IMAP4, uid: int, size: int) -> bytes | None:
         timeout = self.timeout + size / 50_000

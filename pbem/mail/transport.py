@@ -44,6 +44,7 @@ class FetchedMail:
     size: int
     too_large: bool = False
     uidvalidity: int = 0
+    head: bytes | None = None  # of a mail too large to download: its From lines, to answer a player
 
 
 @dataclass(frozen=True)

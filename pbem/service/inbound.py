@@ -23,6 +23,7 @@ from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
 from pbem.service import atrest, bounces, commands, identity, store, teams, turns
+from pbem.service import receipt as receipts
 from pbem.service.context import Context
 from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.texts import t, text_of
@@ -40,27 +41,32 @@ ORDER_WINDOW = timedelta(minutes=2)
 MAX_DIAGNOSTICS = 50
 
 
-def handle(ctx: Context, raw: bytes) -> Handled:
-    """Process one raw mail exactly once."""
+def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
+    """Process one raw mail exactly once. ``receipt``: the row `pbem.service.receipt.receive`
+    wrote before the work started; the mail's own record is that row."""
     mail = read_mail(raw)
     with ctx.session() as session:
-        if session.exec(select(InboundMail).where(InboundMail.dedupe_key == mail.dedupe_key)).first():
-            return Handled("duplicate", "already processed")
-        row = InboundMail(dedupe_key=mail.dedupe_key, message_id=mail.message_id or "", sender=mail.sender or "",
-                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(),
-                          raw=atrest.redact_mail(raw, mail.text))  # kept without its secrets; processed whole
+        found = session.exec(select(InboundMail).where(InboundMail.dedupe_key == mail.dedupe_key)).first()
+        if found is not None:
+            return _duplicate(ctx, session, receipt)
+        row = session.get(InboundMail, receipt) if receipt is not None else None
+        if row is None:
+            row = InboundMail(dedupe_key=mail.dedupe_key, received_at=ctx.now())
+        row.dedupe_key, row.message_id, row.sender = mail.dedupe_key, mail.message_id or "", mail.sender or ""
+        row.subject, row.size = mail.subject[:500], mail.size
+        row.raw = atrest.redact_mail(raw, mail.text)  # kept without its secrets; processed whole
         session.add(row)
         try:
             session.flush()
         except IntegrityError:
             session.rollback()
-            return Handled("duplicate", "already processed")
+            return _duplicate(ctx, session, receipt)
         try:
             result = _process(session, ctx, mail, row, raw)
         except Exception as exc:  # a bug must not lose the mail: keep it, say so, go on
             session.rollback()
             log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)
-            return _record_failure(ctx, mail, raw, exc)
+            return _record_failure(ctx, mail, raw, exc, receipt)
         row.status, row.note, row.game_id = result.status, result.note[:2000], result.game_id
         session.add(row)
         checkpoint("inbound.before-commit")
@@ -69,12 +75,20 @@ def handle(ctx: Context, raw: bytes) -> Handled:
     return Handled(result.status, result.note, result.game_id, row.id)
 
 
-def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception) -> Handled:
+def _duplicate(ctx: Context, session: Session, receipt: int | None) -> Handled:
+    receipts.forget(session, receipt)
+    session.commit()
+    return Handled("duplicate", "already processed")
+
+
+def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception, receipt: int | None = None) -> Handled:
     with ctx.session() as session:
-        row = InboundMail(dedupe_key=mail.dedupe_key, message_id=mail.message_id or "", sender=mail.sender or "",
-                          subject=mail.subject[:500], size=mail.size, received_at=ctx.now(),
-                          raw=atrest.redact_mail(raw, mail.text),
-                          status="error", note=f"{type(exc).__name__}: {exc}"[:2000])
+        row = session.get(InboundMail, receipt) if receipt is not None else None
+        if row is None:
+            row = InboundMail(dedupe_key=mail.dedupe_key, received_at=ctx.now())
+        row.dedupe_key, row.message_id, row.sender = mail.dedupe_key, mail.message_id or "", mail.sender or ""
+        row.subject, row.size, row.raw = mail.subject[:500], mail.size, atrest.redact_mail(raw, mail.text)
+        row.status, row.note = "error", f"{type(exc).__name__}: {exc}"[:2000]
         session.add(row)
         session.flush()
         if mail.sender and not machine_reason(mail, raw=raw):
@@ -254,15 +268,6 @@ def diagnostics_text(rules: Any, sheet: Any, lang: str, game: Game, turn: int, s
     return "\n".join(out)
 
 
-def record_oversized(ctx: Context, uid: int, uidvalidity: int, size: int) -> Handled:
-    """A mail above the size limit is never downloaded: record it once and move on."""
-    key = f"oversized:{uidvalidity}:{uid}:{size}"
-    with ctx.session() as session:
-        if session.exec(select(InboundMail).where(InboundMail.dedupe_key == key)).first():
-            return Handled("duplicate", "already recorded")
-        row = InboundMail(dedupe_key=key, size=size, received_at=ctx.now(), status="refused",
-                          note=f"larger than the limit ({size} bytes): not fetched")
-        session.add(row)
-        session.commit()
-        log.warning("mail uid %s of %d bytes is over the size limit: not fetched", uid, size)
-        return Handled("refused", row.note, None, row.id)
+def record_oversized(ctx: Context, uid: int, uidvalidity: int, size: int, head: bytes | None = None) -> Handled:
+    """A mail above the size limit is never downloaded (see `pbem.service.receipt`)."""
+    return receipts.record_oversized(ctx, uid, uidvalidity, size, head)
