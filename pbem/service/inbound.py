@@ -105,13 +105,14 @@ def _language(session: Session, ctx: Context, address: str) -> str:
 def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail, raw: bytes) -> Handled:
     """``raw``: the mail as it came (the row keeps a redacted copy)."""
     reason = machine_reason(mail, raw=raw)
-    if reason:
+    problem = getattr(mail, "sender_problem", None)
+    if reason and not (problem and reason == "no-sender"):  # a From of two addresses is a person's mistake
         if is_bounce(mail):
             reason = f"{reason}; {bounces.record(session, ctx, mail, raw)}"
         log.info("ignored machine mail from %s: %s", mail.sender, reason)
         return Handled("ignored", reason)
-    if not mail.sender:
-        return Handled("ignored", "no sender address")
+    if not mail.sender or problem:
+        return _no_single_sender(session, ctx, mail, problem)
     env = parse_envelope(mail.text)
     reply = Reply(session, ctx, mail, lang=_language(session, ctx, mail.sender))
     lang = reply.lang
@@ -151,6 +152,19 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         commands.answer(reply, game, seat, holder, env.command[0], env.command[1])
         return Handled("command", env.command[0].lower(), game.id)
     return _orders(reply, game, seat, holder, env, row)
+
+
+def _no_single_sender(session: Session, ctx: Context, mail: IncomingMail, problem: str | None) -> Handled:
+    """A From that names no one, or more than one address: nobody can be answered, but a
+    mail for a seat is refused by the rule and reported to the seat's registered players
+    (`identity.refuse`, ``several-from``); anything else is recorded and ignored."""
+    env = parse_envelope(mail.text)
+    game = session.get(Game, env.game) if env.game else None
+    seat = store.seat(session, game.id, env.seat) if game is not None and env.seat else None
+    if game is None or seat is None:
+        return Handled("ignored", f"no single sender address ({problem or 'from-missing'})")
+    reply = Reply(session, ctx, mail, game=game)
+    return identity.refuse(reply, game, env, seat, "several-from")
 
 
 def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope, row: InboundMail) -> Handled:

@@ -159,3 +159,16 @@ async def test_a_bad_line_is_quoted_short_and_diagnostics_are_capped(server: App
     assert "… and 71 more not listed (the first 50 are)." in refusal.text
     assert refusal.size < 20_000
     assert "htuos " * 20 not in too_long.text and too_long.size < 5_000  # a 24 KB line: a short answer
+
+
+async def test_a_from_with_two_addresses_is_refused_by_the_rule_and_the_seat_told(
+        server: App, embedded_mail: MailHarness, ctx: Context) -> None:  # noqa: F811
+    game_id, secrets = await new_duel(server, embedded_mail, ctx)
+    raw = orders_mail(RED, game_id, "red", secrets["red"], ["PLAY 3"]).replace(
+        f"From: {RED}".encode(), f"From: {RED}, evil@localhost".encode(), 1)
+    await embedded_mail.sender().send("evil@localhost", [SERVER], raw)
+    assert await settle(server, 1) == {"refused": 1}
+    assert active_sheets(ctx) == []
+    notice = (await embedded_mail.wait_for(RED))[-1]
+    assert "did not name exactly one sender" in notice.text and secrets["red"] not in notice.text
+    assert await embedded_mail.fetch("evil@localhost") == []
