@@ -27,7 +27,8 @@ def test_a_forged_from_line_without_the_secret_is_refused_and_only_the_seat_hear
     notices = outbox(ctx, after=before)
     assert [recipients(n) for n in notices] == [[RED]] and notices[0].kind == "refusal"
     text = text_of(notices[0])
-    assert "wrong or missing secret" in text and "totally red" in text and RED in text
+    assert "wrong or missing secret" in text and RED in text
+    assert "totally red" not in text  # a forger's Subject never reaches the player (security review, finding 5)
     assert "k7m2-p9x4-zz3q" not in text and secrets["red"] not in text  # the block is never quoted
     assert sheets(ctx) == []
 
