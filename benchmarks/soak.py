@@ -13,11 +13,16 @@ and the outbox is empty. The mix:
   path), auto-replies (Auto-Submitted: auto-replied), duplicates (an earlier order mail
   delivered again, same Message-ID), forged mails (wrong secret, or the right secret
   from the wrong address);
+* hostile mail (``--hostile``, a share of the other mails): HELP floods with a forged From
+  of a registered player, HELP from made-up addresses, a Content-Type with 20,000
+  parameters, an HTML-only mail of ``<a`` × 100,000, a fake bounce of 25,000 blank lines;
 * faults at random: SMTP 451s (at MAIL, RCPT or DATA; the players' clients retry, the
   outbox backs off) and every connection dropped (``drop_connections()``) mid-cycle.
 
 Then it prints: mails processed per second, orders lost (accepted orders expected but not
-on file; goal 0), orders doubled (goal 0), machine mails answered (goal 0), replies sent,
+on file; goal 0), orders doubled (goal 0), answers owed and not sent (every order mail of a
+registered player is owed its confirmation or refusal; goal 0), the worst single-mail time,
+machine mails answered (goal 0), replies sent,
 duplicates received by players (same Message-ID twice), failed outbox rows, dice/archive
 checks, peak memory. A plain script: figures, no assertions.
 
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import email
 import email.policy
 import email.utils
@@ -80,7 +86,7 @@ ORDER_MAILS_PER_GAME = 5
 
 @dataclass
 class Planned:
-    kind: str  # order | junk | bounce | autoreply | duplicate | forged
+    kind: str  # order | junk | bounce | autoreply | duplicate | forged | flood | stranger | params | html | poison
     sender: str
     raw: bytes
     mid: str
@@ -121,6 +127,23 @@ def orders(game: str, seat: str, secret: str, lines: str, turn: int | None = Non
     block = [f"GAME {game}", f"SEAT {seat} {secret}", *([f"TURN {turn}"] if turn is not None else []),
              lines.strip(), "END"]
     return "Hello,\n\n" + "\n".join(block) + "\n\n-- \n" + seat + "\n"
+
+
+def hostile(kind: str, sender: str) -> tuple[str, bytes]:
+    """The hostile mails of the issue "Hostile mail": each built to cost the reader the most."""
+    mid = email.utils.make_msgid(domain="hostile.example")
+    head = f"From: {sender}\r\nTo: {SERVER}\r\nDate: {email.utils.format_datetime(now())}\r\nMessage-ID: {mid}\r\n"
+    if kind == "params":
+        params = "".join(f";\r\n a{i}=b" for i in range(20_000))  # folded: an MTA refuses 80 KB lines
+        return mid, (head + f"Subject: hello\r\nMIME-Version: 1.0\r\nContent-Type: text/plain{params}\r\n\r\nHELP\r\n").encode()
+    if kind == "html":
+        body = base64.encodebytes(b"<html><body>" + b"<a" * 100_000 + b"</body></html>").decode().replace("\n", "\r\n")
+        return mid, (head + "Subject: hello\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n"
+                     "Content-Transfer-Encoding: base64\r\n\r\n" + body).encode()
+    # a fake bounce: a daemon's From and subject, a body of blank lines
+    return mid, (f"From: MAILER-DAEMON@hostile.example\r\nTo: {SERVER}\r\n"
+                 f"Date: {email.utils.format_datetime(now())}\r\nMessage-ID: {mid}\r\n"
+                 "Subject: Undelivered Mail Returned to Sender\r\n\r\n" + "\r\n" * 25_000 + "x\r\n").encode()
 
 
 def bounce(original_mid: str, rcpt: str) -> tuple[str, bytes]:
@@ -201,7 +224,10 @@ class Soak:
                             ("s1", "south", DEPLOY_S, None), ("pn", "north", "PASS", 1), ("ps", "south", "PASSA", 1)])
         others = n_mails - ORDER_MAILS_PER_GAME * len(self.games)
         kinds = ["junk", "bounce", "autoreply", "duplicate", "forged"]
-        other_kinds = [kinds[i % len(kinds)] for i in range(max(0, others))]
+        bad = ["flood", "stranger", "flood", "stranger", "params", "html", "poison"]
+        n_bad = round(max(0, others) * self.args.hostile)
+        other_kinds = [kinds[i % len(kinds)] for i in range(max(0, others) - n_bad)]
+        other_kinds += [bad[i % len(bad)] for i in range(n_bad)]
         rng.shuffle(other_kinds)
         # Interleave: take the next order of a random game, or one of the other kinds.
         slots = ["order"] * (ORDER_MAILS_PER_GAME * len(self.games)) + ["other"] * len(other_kinds)
@@ -237,6 +263,18 @@ class Soak:
                 p = rng.choice(earlier[-200:])
                 return Planned("duplicate", p.sender, p.raw, p.mid, p.game, p.role, p.mail_from)
             kind = "junk"
+        if kind == "flood":  # HELP "from" a registered player, forged
+            sender = self.addresses[(rng.choice(self.games), rng.choice(["north", "south"]))]
+            mid, raw = person(sender, "click here", "HELP")
+            return Planned("flood", sender, raw, mid, mail_from=sender)
+        if kind == "stranger":
+            sender = f"made-up{n}@localhost"
+            mid, raw = person(sender, "hello", "HELP")
+            return Planned("stranger", sender, raw, mid, mail_from=sender)
+        if kind in ("params", "html", "poison"):
+            sender = f"bomber{n}@localhost"
+            mid, raw = hostile(kind, sender)
+            return Planned(kind, sender, raw, mid, mail_from="" if kind == "poison" else sender)
         if kind == "junk":
             sender = f"visitor{n}@localhost"
             mid, raw = person(sender, "hello?", "Hi, is this the game server? How do I join?\n\nBye")
@@ -267,12 +305,12 @@ class Soak:
         for n, (kind, params) in enumerate(self.schedule):
             p = self.build(kind, params, n)
             self.plan.append(p)
-            if p.kind != "duplicate":
-                self.expected_keys.add(normalise_message_id(p.mid) or p.mid)
             for attempt in range(50):
                 try:
                     await self.players.send(p.mail_from, [SERVER], p.raw)
                     self.stats.delivered += 1
+                    if p.kind != "duplicate":  # the daemon owes it processing once the server took it
+                        self.expected_keys.add(normalise_message_id(p.mid) or p.mid)
                     break
                 except MailError as exc:
                     self.stats.retries += 1
@@ -313,8 +351,23 @@ class Soak:
                 next_drop = t + rng.expovariate(1 / self.args.everydrop)
         await self.server.call("clear_faults")
 
+    def time_mails(self) -> None:
+        """Wrap the daemon's handling of one mail to keep the worst time."""
+        one = self.app._one_mail
+        self.worst = 0.0
+
+        async def timed(fetched: object) -> object:
+            t0 = time.perf_counter()
+            try:
+                return await one(fetched)
+            finally:
+                self.worst = max(self.worst, time.perf_counter() - t0)
+
+        self.app._one_mail = timed  # type: ignore[method-assign,assignment]
+
     async def run(self, timeout: float) -> float:
         await self.inbox.connect()
+        self.time_mails()
         start = time.perf_counter()
         producer = asyncio.create_task(self.produce())
         chaos = asyncio.create_task(self.chaos())
@@ -365,16 +418,31 @@ class Soak:
             doubled += max(0, n - 1)
         live = Counter((r.game_id, r.phase_seq, r.seat) for r in sheets if not r.superseded)
         doubled += sum(1 for n in live.values() if n > 1)
-        unprocessed = len(self.expected_keys - set(by_mid))
+        unprocessed = len(self.expected_keys - set(by_mid) - {normalise_message_id(p.mid) or p.mid for p in self.plan
+                                                               if p.kind in ("params", "html", "poison")})
         machine_ids = {normalise_message_id(p.mid) for p in self.plan if p.kind in ("bounce", "autoreply")}
         answered_machines = 0
-        replies = [r for r in rows if r.kind in ("reply", "refusal")]
+        replies = [r for r in rows if r.kind in ("reply", "refusal", "stranger")]
         for r in replies:
             head = r.raw.split(b"\r\n\r\n", 1)[0]
             m = re.search(rb"(?im)^In-Reply-To:\s*(<[^>]+>)", head)
             if m and normalise_message_id(m.group(1).decode()) in machine_ids:
                 answered_machines += 1
         answered_machines += sum(1 for r in rows if "mailer-daemon" in r.recipients_json.lower())
+        # every order mail of a registered player (authenticated) is owed one answer, sent
+        answered: set[tuple[str, str]] = set()
+        for r in rows:
+            if r.kind != "reply" or r.status != "sent":
+                continue
+            head = r.raw.split(b"\r\n\r\n", 1)[0]
+            m = re.search(rb"(?im)^In-Reply-To:\s*(<[^>]+>)", head)
+            if m:
+                answered.add((normalise_message_id(m.group(1).decode()) or "", json.loads(r.recipients_json)[0]))
+        owed = [p for p in orders if (normalise_message_id(p.mid) or p.mid) in by_mid]
+        not_answered = sum(1 for p in owed if (normalise_message_id(p.mid) or p.mid, p.sender) not in answered)
+        over_budget = sum(1 for r in inbound if r.status == "error" and r.note.startswith("over budget"))
+        hostile_ids = {normalise_message_id(p.mid) or p.mid for p in self.plan
+                       if p.kind in ("params", "html", "poison")}
         # what the players received
         received: Counter[str] = Counter()
         for address in set(self.addresses.values()) | {p.sender for p in self.plan if p.kind in ("junk", "forged")}:
@@ -411,9 +479,16 @@ class Soak:
         print(f"mails never processed:        {unprocessed:8d}")
         print(f"orders lost:                  {lost:8d}  (goal 0)")
         print(f"orders doubled:               {doubled:8d}  (goal 0)")
+        print(f"answers owed and not sent:    {not_answered:8d}  (goal 0; of {len(owed)} order mails of players)")
+        print(f"worst single-mail time:       {self.worst:8.2f} s  (fetched to committed; limits.mail_seconds "
+              f"{self.cfg.limits.mail_seconds:g} s; {over_budget} mail(s) over budget, "
+              f"{sum(1 for k in hostile_ids if k in by_mid)} hostile mails read in time)")
         print(f"machine mails answered:       {answered_machines:8d}  (goal 0)")
-        print(f"replies sent:                 {sum(1 for r in replies if r.status == 'sent'):8d}  "
-              f"(answers and refusal notices; {sum(1 for r in rows if r.status == 'sent')} mails sent in all, "
+        sent_by_kind = Counter(r.kind for r in replies if r.status == "sent")
+        print(f"replies sent:                 {sum(sent_by_kind.values()):8d}  "
+              f"(answers to players {sent_by_kind['reply']}, security notices {sent_by_kind['refusal']}, "
+              f"answers to strangers {sent_by_kind['stranger']} (limits.strangers_per_hour "
+              f"{self.cfg.limits.strangers_per_hour}); {sum(1 for r in rows if r.status == 'sent')} mails sent in all, "
               f"{sum(1 for r in rows if r.kind == 'report' and r.status == 'sent')} reports)")
         print(f"duplicates sent:              {dup_received:8d}  (a player got one Message-ID twice)")
         print(f"outbox rows failed / queued:  {sum(1 for r in rows if r.status == 'failed'):8d} / "
@@ -443,6 +518,7 @@ async def main() -> None:
     parser.add_argument("--every451", type=float, default=1.0, help="mean seconds between SMTP 451 bursts")
     parser.add_argument("--everydrop", type=float, default=2.0, help="mean seconds between connection drops")
     parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--hostile", type=float, default=0.2, help="share of hostile mails among the non-order mails")
     parser.add_argument("--keep", action="store_true", help="keep the SQLite database (its path is printed)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
