@@ -70,17 +70,19 @@ async def test_the_same_orders_sent_twice_with_new_message_ids(stack: Stack) -> 
 async def test_two_order_mails_for_one_seat_the_later_written_stays(stack: Stack) -> None:
     """In order: the second replaces the first. Out of order (the later-written one arrives
     first): the earlier-written one is refused and the answer names the receipt on file."""
+    # The sender's Date counts only within the two minutes before the server's receipt
+    # (inbound.ORDER_WINDOW); the manual clock stands still, so every mail is received at t0.
     t0 = stack.clock()
-    first, _ = await stack.send("north", DEPLOY["north"], date=t0)
+    first, _ = await stack.send("north", DEPLOY["north"], date=t0 - timedelta(minutes=2))
     await stack.settle(inbound=1)
-    second, _ = await stack.send("north", DEPLOY_NORTH_2, date=t0 + timedelta(minutes=2))
+    second, _ = await stack.send("north", DEPLOY_NORTH_2, date=t0)
     await stack.settle(inbound=2)
     a, b = _answer(stack, first), _answer(stack, second)
     assert _receipt(a) != _receipt(b)
     assert f"They replace your earlier orders (receipt {_receipt(a)})" in b
     assert stack.on_file(0)["north"].receipt == _receipt(b)
     # Written between the two, delivered last: older than what is on file, so refused.
-    late, _ = await stack.send("north", DEPLOY["north"], date=t0 + timedelta(minutes=1), expect="refused")
+    late, _ = await stack.send("north", DEPLOY["north"], date=t0 - timedelta(minutes=1), expect="refused")
     await stack.settle(inbound=3)
     c = _answer(stack, late)
     assert "older than the orders on file" in c and _receipt(b) in c

@@ -70,7 +70,7 @@ def growth(small: Callable[[], object], large: Callable[[], object], *, best_of:
     s = min(_seconds(small, loops) for _ in range(best_of))
     big = min(_seconds(large, loops) for _ in range(best_of))
     ratio = big / max(s, 1e-9)
-    if ratio >= MAX_RATIO and floor < 0.01:  # once more, longer: a loaded machine, or real
+    if ratio >= MAX_RATIO and floor < 0.05:  # again, longer (up to 50 ms): a loaded machine, or real
         return growth(small, large, best_of=best_of + 2, floor=floor * 5)
     return ratio
 
