@@ -146,6 +146,10 @@ class Stack:
             return list(s.exec(select(OutboxMail).where(OutboxMail.status == "queued",
                                                         col(OutboxMail.next_attempt_at) <= self.clock())))
 
+    def pending_reports(self) -> list[ReportJob]:
+        with self.ctx.session() as s:
+            return list(s.exec(select(ReportJob).where(ReportJob.status != "done")))
+
     def outbox(self) -> list[OutboxMail]:
         with self.ctx.session() as s:
             return list(s.exec(select(OutboxMail).order_by(col(OutboxMail.id))))

@@ -165,4 +165,7 @@ def _handled(stack: Stack) -> dict[str, int]:
 
 
 def _all_sent(stack: Stack) -> bool:
-    return all(r.status == "sent" for r in stack.outbox())
+    """Every report drawn and every mail sent. The outbox job may drain the replies while the
+    inbox is still marking a mail seen, before the cycle draws the turn's reports: a queue
+    empty of mail is not yet a daemon at rest."""
+    return not stack.pending_reports() and all(r.status == "sent" for r in stack.outbox())
