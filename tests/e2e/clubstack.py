@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.mail.servers import dovecot_binary, free_port
+from tests.mail.servers import dovecot_binary, free_port, real_clock_env
 
 DOMAIN = "club.test"
 HOSTNAME = "mail.club.test"
@@ -41,13 +41,6 @@ class StackUnavailable(RuntimeError):
 
 def postfix_binary() -> str | None:
     return POSTFIX if os.path.exists(POSTFIX) else None
-
-
-def real_environment() -> dict[str, str]:
-    """The environment without libfaketime (CI runs some suites with the clock moved): the
-    mail servers run on the real clock."""
-    return {k: v for k, v in os.environ.items()
-            if k != "LD_PRELOAD" and not k.startswith(("FAKETIME", "DONT_FAKE_MONOTONIC"))}
 
 
 def _listening(port: int) -> bool:
@@ -272,14 +265,14 @@ class ClubStack:
 
     def _postfix(self, command: str) -> None:
         done = subprocess.run([POSTFIX, "-c", str(self.etc), command], capture_output=True,
-                              env=real_environment(), timeout=60)
+                              env=real_clock_env(), timeout=60)
         if done.returncode != 0:
             raise RuntimeError(f"postfix {command} failed: {done.stderr!r}\n{self.maillog()}")
 
     def start_postfix(self, timeout: float = 20.0) -> None:
         """``postfix start-fg``: the master stays our child until ``stop_postfix``."""
         self.postfix = subprocess.Popen([POSTFIX, "-c", str(self.etc), "start-fg"], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, env=real_environment(), start_new_session=True)
+                                        stderr=subprocess.DEVNULL, env=real_clock_env(), start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.postfix.poll() is not None:
@@ -342,7 +335,7 @@ class ClubStack:
         base = self.root / "dovecot"
         with open(base / "stderr.txt", "ab") as stderr:
             self.dovecot = subprocess.Popen([binary, "-F", "-c", str(base / "dovecot.conf")],
-                                            stdout=subprocess.DEVNULL, stderr=stderr, env=real_environment(),
+                                            stdout=subprocess.DEVNULL, stderr=stderr, env=real_clock_env(),
                                             start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -19,6 +19,7 @@ from pbem.service.context import Context
 from pbem.service.secrets import check_secret
 from tests.mail.fixtures import embedded_mail  # noqa: F401  (fixture)
 from tests.mail.servers import MailHarness
+from tests.security.mailpath import settle
 from tests.security.support import orders_mail
 from tests.service.helpers import outbox
 from tests.support.players import player_mail, secret_from_welcome
@@ -38,19 +39,6 @@ async def server(ctx: Context, embedded_mail: MailHarness) -> AsyncIterator[App]
         yield App(ctx, inbox, embedded_mail.sender())
     finally:
         await inbox.close()
-
-
-async def settle(app: App, count: int) -> dict[str, int]:
-    """Cycles until ``count`` mails were handled (the outbox drained after each)."""
-    handled: dict[str, int] = {}
-    for _ in range(60):
-        summary = await app.cycle()
-        for k, v in summary.handled.items():
-            handled[k] = handled.get(k, 0) + v
-        if sum(handled.values()) >= count:
-            return handled
-        await app.inbox.wait(0.1)
-    raise AssertionError(f"only {handled} handled")
 
 
 def forged(n: int) -> bytes:
