@@ -17,6 +17,7 @@ from pbem.service import games
 from pbem.service.context import Context
 from tests.mail.fixtures import embedded_mail  # noqa: F401  (fixture)
 from tests.mail.servers import MailHarness
+from tests.security.mailpath import settle
 from tests.security.support import orders_mail
 from tests.service.helpers import outbox
 from tests.support.players import secret_from_welcome
@@ -35,18 +36,6 @@ async def server(ctx: Context, embedded_mail: MailHarness) -> AsyncIterator[App]
         await inbox.close()
 
 
-async def _settle(app: App, count: int) -> dict[str, int]:
-    handled: dict[str, int] = {}
-    for _ in range(40):
-        summary = await app.cycle()
-        for k, v in summary.handled.items():
-            handled[k] = handled.get(k, 0) + v
-        if sum(handled.values()) >= count:
-            return handled
-        await app.inbox.wait(0.1)
-    raise AssertionError(f"only {handled} handled")
-
-
 async def test_replying_to_the_reply_address_works_and_another_seat_cannot_use_it(
         server: App, embedded_mail: MailHarness, ctx: Context) -> None:  # noqa: F811
     game_id = games.create(ctx, "duel", "By reply", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
@@ -60,7 +49,7 @@ async def test_replying_to_the_reply_address_works_and_another_seat_cannot_use_i
     await embedded_mail.send(RED, [red_reply], orders_mail(RED, game_id, "red", secrets["red"], to=red_reply))
     # Blue answers through red's reply address (a forwarded mail, a shared thread).
     await embedded_mail.send(BLUE, [red_reply], orders_mail(BLUE, game_id, "blue", secrets["blue"], to=red_reply))
-    assert await _settle(server, 2) == {"orders": 1, "refused": 1}
+    assert await settle(server, 2) == {"orders": 1, "refused": 1}
 
     refusals = outbox(ctx, kind="refusal")
     assert [json.loads(r.recipients_json) for r in refusals] == [[BLUE]]
