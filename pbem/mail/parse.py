@@ -28,6 +28,7 @@ __all__ = [
     "decode_part",
     "html_to_text",
     "normalise_message_id",
+    "written_message_id",
     "raw_header_values",
     "read_mail",
     "strip_quotes",
@@ -71,6 +72,10 @@ class IncomingMail:
     sender_problem: str | None = None
     truncated: tuple[str, ...] = ()
     parsed: Message | None = field(default=None, compare=False, repr=False)
+    #: The Message-ID exactly as the sender's client wrote it (``message_id`` has its domain
+    #: lower-cased, for matching): replies name their parent by this one, so that clients
+    #: which compare ids letter by letter (Outlook's upper-case hosts) thread them.
+    written_id: str | None = None
 
     def header(self, name: str) -> str | None:
         """The first value of a header (case-insensitive name), or None."""
@@ -102,6 +107,19 @@ def normalise_message_id(value: str | None) -> str | None:
     if at:
         core = f"{local}@{domain.lower()}"
     return f"<{core}>"
+
+
+def written_message_id(value: str | None) -> str | None:
+    """The Message-ID as written (whitespace and folding removed), or None where it does
+    not name the same id as `normalise_message_id` reads."""
+    normal = normalise_message_id(value)
+    if normal is None:
+        return None
+    text = "".join(str(value).split())
+    match = _MSGID_RE.search(text)
+    core = match.group(1) if match else text.strip("<>")
+    written = f"<{core}>"
+    return written if normalise_message_id(written) == normal else normal
 
 
 def _id_list(value: str | None) -> tuple[str, ...]:
@@ -483,6 +501,7 @@ def read_mail(raw: bytes) -> IncomingMail:
     in_reply = _id_list(first("in-reply-to"))
     return IncomingMail(
         message_id=message_id,
+        written_id=written_message_id(first("message-id")),
         dedupe_key=message_id or content_key(raw),
         sender=author.address,
         sender_name=author.name,

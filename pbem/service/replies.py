@@ -83,8 +83,9 @@ class Reply:
         subject = mailer.subject(self.game, subject_what, turn, self.lang)
         if self.trusted and self.mail.subject and to.lower() == (self.mail.sender or "").lower():
             subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
-        refs = [*self.mail.references, self.mail.message_id] if self.mail.message_id else list(self.mail.references)
+        parent = self.mail.written_id or self.mail.message_id
+        refs = [*self.mail.references, parent] if parent else list(self.mail.references)
         mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
-                     attachments=attachments, in_reply_to=(self.mail.message_id or None) if thread else None,
+                     attachments=attachments, in_reply_to=(parent or None) if thread else None,
                      references=refs[-MAX_REFERENCES:] if thread else (), auto_submitted="auto-replied")
         return True
