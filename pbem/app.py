@@ -162,7 +162,7 @@ class App:
         if fetched.raw is None:
             async with self._lock:
                 return await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid, fetched.uidvalidity,
-                                               fetched.size, getattr(fetched, "head", None))
+                                               fetched.size, fetched.head)
         raw = fetched.raw
         async with self._lock:
             got = await asyncio.to_thread(receipt.receive, self.ctx, raw)

@@ -105,7 +105,7 @@ def _language(session: Session, ctx: Context, address: str) -> str:
 def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail, raw: bytes) -> Handled:
     """``raw``: the mail as it came (the row keeps a redacted copy)."""
     reason = machine_reason(mail, raw=raw)
-    problem = getattr(mail, "sender_problem", None)
+    problem = mail.sender_problem
     if reason and not (problem and reason == "no-sender"):  # a From of two addresses is a person's mistake
         if is_bounce(mail):
             reason = f"{reason}; {bounces.record(session, ctx, mail, raw)}"

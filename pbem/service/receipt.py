@@ -16,15 +16,14 @@ checked that the player sent it), so it spends the strangers' budget, never the 
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
-import importlib
 import logging
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
 from pbem.db.models import InboundMail, Player
+from pbem.mail.address import parse_from
 from pbem.service import limits, mailer
 from pbem.service.context import Context
 from pbem.service.replies import Handled
@@ -96,12 +95,7 @@ def head_sender(head: bytes) -> str | None:
     froms = [v[:998] for v in values if v]
     if len(froms) != 1:
         return None
-    try:
-        parse_from = getattr(importlib.import_module("pbem.mail.address"), "parse_from")
-        address: str | None = parse_from(froms).address
-    except (ImportError, AttributeError):
-        _name, address = email.utils.parseaddr(froms[0][:320])
-    address = (address or "").strip().lower()
+    address = (parse_from(froms).address or "").strip().lower()
     return address if "@" in address else None
 
 

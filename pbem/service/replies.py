@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from sqlmodel import Session
 
 from pbem.db.models import Game
 from pbem.mail.compose import reply_subject
 from pbem.mail.parse import IncomingMail
+from pbem.mail.quote import safe_quote
 from pbem.service import limits, mailer
 from pbem.service.context import Context
 
@@ -20,28 +20,10 @@ SHORT = 24
 #: How much of a bad order line a refusal quotes back.
 LINE = 80
 
-#: Bidirectional controls (they make "\u202ehtuos" read "south") and other invisible marks.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def _own_quote(text: str, limit: int) -> str:
-    cut = text[:limit]
-    out = "".join("\ufffd" if ch in _BIDI or (ch < " " and ch != "\t") or ch == "\x7f" else ch for ch in cut)
-    return out + ("…" if len(text) > limit else "")
-
-
-def _quoter() -> Callable[[str, int], str]:
-    try:  # the mail layer's own, when it has one
-        found = getattr(importlib.import_module("pbem.mail.quote"), "safe_quote", None)
-    except ImportError:
-        found = None
-    return found if callable(found) else _own_quote
-
-
 def quote(text: str | None, limit: int = LINE) -> str:
     """What an answer may repeat of outside text: a short prefix, bidi controls and other
     control characters neutralised, an ellipsis where it was cut. Linear in ``limit``."""
-    return _quoter()(text or "", limit)
+    return safe_quote(text or "", limit)
 
 
 @dataclass(frozen=True)
