@@ -145,8 +145,10 @@ def _render_texts() -> Catalog:
 
 @functools.lru_cache(maxsize=1)
 def _catalog() -> Catalog:
-    base = Catalog.from_package("pbem.games.blockmania.data", "texts.toml")
-    return base.merged(Catalog.from_package("pbem.games.blockmania.data", "texts_combat.toml")).merged(_render_texts())
+    """The game's whole catalog (the turn's notes come from every rule module) and the map's own texts."""
+    from pbem.games.blockmania.engine import catalog
+
+    return catalog().merged(_render_texts())
 
 
 def _text(catalog: Catalog, lang: str, key: str, **args: object) -> str:

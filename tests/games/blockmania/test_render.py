@@ -184,3 +184,14 @@ def test_odd_or_missing_data_still_renders():
            "log": [{"turn": 0, "notes": [{"key": "note-walk", "args": {"start": "curie:D5", "square": 3}}, "x"]}],
            "seats": [{"name": "red", "hand": [{"number": "x"}]}], "viewer": "red", "result": {"ranking": ["red", 5]}}
     texts(br.render_svg(odd))
+
+
+def test_every_note_of_the_turn_is_in_words_on_the_map():
+    """12.ii: the note that a Justice card is due comes from the engine's texts, not the map's;
+    the panel must show it in words (it showed its key, "note-justice-due(seat=red)")."""
+    view = build_view(mid_game(), "red")
+    view["log"] = [*view["log"], {"turn": view["turn"], "seat": "red", "phase": "command",
+                                  "notes": [{"key": "note-justice-due", "args": {"seat": "red"}}]}]
+    words = texts(br.render_svg({**view, "lang": "en"}))
+    assert "note-justice-due" not in words
+    assert "must play a Justice card" in words
