@@ -19,9 +19,10 @@ from tests.mail.servers import MailHarness
 async def test_deadline_resolves_while_mail_is_down_and_reports_wait(embedded_mail: MailHarness, tmp_path: Path,
                                                                      how: str) -> None:
     """(The embedded server: what is tested here does not depend on the IMAP server.)"""
-    # Short timeouts keep a cycle against a blackholed server brief; 1 s for IMAP leaves room for a
-    # loaded machine to answer a healthy server before the outage.
-    stack = await make_stack(embedded_mail, tmp_path, timeout=1.0, retries=1, smtp_timeout=0.4)
+    # Short timeouts keep a cycle against a blackholed server brief; 1 s for IMAP and SMTP leaves room
+    # for a loaded machine to answer a healthy server before the outage (0.4 s for SMTP once timed out
+    # the welcomes themselves in a CI run under faketime).
+    stack = await make_stack(embedded_mail, tmp_path, timeout=1.0, retries=1, smtp_timeout=1.0)
     try:
         await _scenario(stack, how)
     finally:
