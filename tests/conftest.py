@@ -29,7 +29,9 @@ def _worker_database(url: str, worker: str) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    # PBEM_TEST_PG_TAG: a name of its own for a second run beside this one on one server
+    tag = os.environ.get("PBEM_TEST_PG_TAG", "")
+    worker = tag + os.environ.get("PYTEST_XDIST_WORKER", "") if tag else os.environ.get("PYTEST_XDIST_WORKER")
     url = os.environ.get("PBEM_TEST_POSTGRES_URL")
     if not worker or not url:
         return

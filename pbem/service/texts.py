@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from pbem.core.i18n import Catalog, Message
@@ -11,6 +12,11 @@ from pbem.core.i18n import Catalog, Message
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
     base = Catalog.from_package("pbem.service", "messages.toml")
+    # one file per concern beside it (messages_club.toml, …), merged in name order
+    extra = sorted(p.name for p in resources.files("pbem.service").iterdir()
+                   if p.name.startswith("messages_") and p.name.endswith(".toml"))
+    for name in extra:
+        base = base.merged(Catalog.from_package("pbem.service", name))
     try:
         base = base.merged(Catalog.from_package("pbem.mail", "messages.toml"))
     except FileNotFoundError:
