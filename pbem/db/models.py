@@ -7,7 +7,7 @@ PostgreSQL behave the same.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any, Optional
 
 from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
@@ -49,6 +49,7 @@ class Player(SQLModel, table=True):
     address: str = Field(index=True, unique=True)
     name: str = ""
     language: str = "en"
+    timezone: str = ""  # the player's own zone (an IANA name, SET ZONE); "" means each game's zone
     # bounces (pbem.service.bounces): set on a permanent failure, cleared when the player writes again
     bouncing_since: Optional[datetime] = _time()
     bounce_notified_at: Optional[datetime] = _time()  # the game master was last told at
@@ -270,3 +271,56 @@ class RefusalNotice(SQLModel, table=True):
     address: str = ""
     reason: str = ""
     sent_at: Optional[datetime] = _time()
+
+
+class Absence(SQLModel, table=True):
+    """A player's announced absence (``ABSENCE <from> <to>``), whole days, both inclusive,
+    read in the player's zone. Each game's policy decides what it does to deadlines; a
+    cancelled absence keeps its row (``cancelled``) so what was announced stays on record."""
+
+    __tablename__ = "absence"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    player_id: int = Field(index=True, foreign_key="player.id")
+    start_date: date  # the first day away
+    end_date: date  # the last day away
+    created_at: Optional[datetime] = _time()
+    cancelled: bool = False
+    cancelled_at: Optional[datetime] = _time()
+
+
+class SeatEntry(SQLModel, table=True):
+    """A seat of a game that has not started yet (status ``open`` of `Game`): free until a
+    player takes it (sign-up confirmed, or named by the game master). At the start the
+    taken entries become the game's `Seat` and `Holder` rows; entries still free then
+    are left out of the game (where its rules allow fewer seats)."""
+
+    __tablename__ = "seat_entry"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    seat: str
+    status: str = "open"  # open | taken
+    player_id: Optional[int] = Field(default=None, foreign_key="player.id")
+    address: str = ""  # the first holder; a team named by the game master: more in team_json
+    language: str = ""
+    team_json: str = _text("[]")  # [[address, language], ...] of further holders named by the game master
+    taken_at: Optional[datetime] = _time()
+
+
+class SignupRequest(SQLModel, table=True):
+    """A JOIN or TAKEOVER waiting for its confirmation: the one-time code mailed to
+    ``address`` is kept only as a hash, used once, and expires. The rows are also the count
+    behind the limit of one confirmation mail per address and hour."""
+
+    __tablename__ = "signup_request"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    seat: str = ""  # "" for a JOIN that takes any free seat
+    address: str = Field(index=True)
+    kind: str = "join"  # join | takeover
+    code_hash: str = ""
+    status: str = Field(default="pending", index=True)  # pending | confirmed | awaiting | done | refused | void
+    mailed: bool = False  # a confirmation mail went to the address
+    created_at: Optional[datetime] = _time()
+    expires_at: Optional[datetime] = _time()
+    used_at: Optional[datetime] = _time()
