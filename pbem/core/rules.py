@@ -162,7 +162,11 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> Outcome | None: ...
 
     def view(self, state: Any, viewer: str | None) -> View:
-        """Everything ``viewer`` may see; ``None`` is a spectator. JSON data only."""
+        """Everything ``viewer`` may see; ``None`` is a spectator. JSON data only.
+
+        An engine with sealed phases may also offer ``preview(state, seat, orders) -> View``:
+        the seat's view with its own filed orders applied (the others' stay hidden), so that a
+        player sees their sealed deployment on the map; `seat_view` uses it when present."""
         ...
 
     def describe(self, view: View, lang: str) -> str:
@@ -195,3 +199,13 @@ class Rules(Protocol):
     def encode_orders(self, orders: Sequence[Any]) -> Any: ...
 
     def decode_orders(self, data: Any) -> tuple[Any, ...]: ...
+
+
+def seat_view(rules: Any, state: Any, seat: str, orders: Sequence[Any] = ()) -> View:
+    """What ``seat`` sees now: in a sealed phase, with its own orders on file applied where the
+    engine can show them (the optional ``preview`` hook), else the plain view."""
+    hook = getattr(rules, "preview", None)
+    if orders and hook is not None and rules.phase(state).sealed:
+        view: View = hook(state, seat, tuple(orders))
+        return view
+    return rules.view(state, seat)

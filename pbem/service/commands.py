@@ -6,11 +6,13 @@ LEAVE CONFIRM concern that holder alone (a team-mate's secret and place are unto
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import col, select
 
 from pbem.core import registry
+from pbem.core.rules import seat_view
 from pbem.db.models import Game, Holder, RollRow, Seat
 from pbem.service import holders, mailer, store, teams
 from pbem.service.context import Context
@@ -98,12 +100,20 @@ def _status(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | N
 def _map(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
     rules = store.rules_of(game)
     state = store.state_of(game)
-    view = rules.view(state, seat.name)
+    view = own_view(reply, game, rules, state, seat.name)
     if arg == "zoc":
         view = {**view, "show_zoc": True}  # MAP ZOC: the zones of control drawn, where a game has them
     cache = mailer.MapCache(reply.ctx)
     reply.send(holder.address, t("subject.map", holder.language), rules.describe(view, holder.language),
                attachments=cache.attachments(rules, game, view, "map", holder.language), turn=view.get("turn"))
+
+
+def own_view(reply: "Reply", game: Game, rules: Any, state: Any, seat_name: str) -> Any:
+    """The seat's view; in a sealed phase, with its own orders on file applied (issue 19.1)."""
+    phase_row = store.current_phase(reply.session, game)
+    on_file = store.sheet_on_file(reply.session, game.id, phase_row.seq, seat_name) if phase_row else None
+    orders = rules.decode_orders(json.loads(on_file.orders_json)) if on_file is not None else ()
+    return seat_view(rules, state, seat_name, orders)
 
 
 def _history(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:

@@ -22,7 +22,8 @@ from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.service import atrest, bounces, commands, identity, store, teams, turns
+from pbem.core.rules import seat_view
+from pbem.service import atrest, bounces, commands, identity, mailer, store, teams, turns
 from pbem.service import receipt as receipts
 from pbem.service.context import Context
 from pbem.service.replies import SHORT, Handled, Reply, quote
@@ -235,7 +236,13 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
         body.append(t("reply.waiting", lang, deadline=_deadline(game, phase_row, lang)))
     else:
         body.append(t("reply.resolving", lang))
-    reply.send(holder.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn)
+    maps = []
+    if phase.sealed and hasattr(rules, "preview"):
+        # A sealed sheet is shown to its seat on its own view (issue 19.1): the others' stay hidden.
+        view = seat_view(rules, state, seat.name, sheet.orders)
+        maps = mailer.MapCache(ctx).attachments(rules, game, view, f"{seat.name}-orders", lang)
+    reply.send(holder.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn,
+               attachments=maps)
     teams.tell_orders_filed(session, ctx, game, seat, holder, filed, on_file, phase.turn)
     session.flush()
     turns.resolve_if_ready(session, ctx, game)

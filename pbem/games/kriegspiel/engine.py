@@ -183,6 +183,16 @@ class KriegspielRules(DataclassStorage):
     def view(self, state: State, viewer: str | None) -> View:
         return build_view(state, viewer)
 
+    def preview(self, state: State, seat: str, orders: Sequence[Any]) -> View:
+        """The seat's view during the sealed deployment with its own filed army placed on its
+        half (the enemy's stays hidden); after the deployment, the plain view."""
+        if state.phase != "deploy" or seat not in SIDES:
+            return build_view(state, seat)
+        units = sorted(place(seat, [o for o in orders if isinstance(o, Deploy)]), key=unit_sort_key)
+        view = build_view(State(state.version, state.turn, state.phase, state.to_move, tuple(units),
+                                state.arsenals), seat)
+        return {**view, "preview": True}
+
     def describe(self, view: View, lang: str) -> str:
         return report.describe(self.catalog, view, lang)
 

@@ -83,6 +83,8 @@ def describe(catalog: Catalog, view: View, lang: str) -> str:
         out.append(t("report-deploy"))
         if view.get("viewer"):
             out.append(t("report-deploy-you", side=side(view["viewer"])))
+        if view.get("preview"):
+            out.append(t("report-deploy-filed"))
     elif phase == "move":
         out.append(t("report-to-move", turn=view["turn"], side=side(view["to_move"])))
     if view.get("first_player") and view["turn"] == 1 and view.get("last_turn") is None:

@@ -11,6 +11,8 @@ them); then every turn ``random-event`` (server: the event and the draws of 4.21
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
 from pbem.core.dice import Dice
 from pbem.core.i18n import Catalog, msg
@@ -31,8 +33,8 @@ from pbem.errors import RulesError, UserError
 from pbem.games.seattle import flow, guide, play, report
 from pbem.games.seattle.board import all_counters
 from pbem.games.seattle.orders import MAX_ITEMS, ORDER_TYPES, Pass, parse_text
-from pbem.games.seattle.plan import Planner, plan_items
-from pbem.games.seattle.state import AUTH, CODEC_TYPES, DEM, SEATS, VERSION, State
+from pbem.games.seattle.plan import Planner, plan_items, plan_orders
+from pbem.games.seattle.state import AUTH, CODEC_TYPES, DEM, SEATS, VERSION, State, Unit
 from pbem.games.seattle.tables import TABLES
 from pbem.games.seattle.view import build_view
 
@@ -122,6 +124,18 @@ class SeattleRules(DataclassStorage):
     # -- what players see -------------------------------------------------------------------
     def view(self, state: State, viewer: str | None) -> View:
         return build_view(state, viewer)
+
+    def preview(self, state: State, seat: str, orders: Sequence[Any]) -> View:
+        """The seat's view during the sealed reinforcements with its own filed placements and
+        removals applied (3.2: the other side's stay hidden until the phase resolves)."""
+        if state.stage != "reinforcements" or seat not in flow.awaiting(state):
+            return build_view(state, seat)
+        planner = plan_orders(state, seat, tuple(orders))
+        if not planner.ok:
+            return build_view(state, seat)
+        board = planner.board
+        units = tuple(Unit(u, board.types[u], board.loc[u]) for u in board.loc)
+        return {**build_view(replace(state, units=units), seat), "preview": True}
 
     def describe(self, view: View, lang: str) -> str:
         return report.describe(self.catalog, view, lang)

@@ -164,6 +164,8 @@ def describe(catalog: Catalog, view: View, lang: str) -> str:
     if happened:
         out += happened + [""]
     out.append(t("section-position"))
+    if view.get("preview"):
+        out.append(t("report-preview"))
     out += position_lines(t, view)
     if view["outcome"]:
         o = view["outcome"]
