@@ -21,6 +21,7 @@ from typing import NamedTuple
 from pbem.core.i18n import Message, msg
 
 from .caps import MAX_TEXT
+from .club import ClubCommand, find_command, parse_line
 from .parse import cut_reply
 from .quote import safe_quote
 
@@ -87,6 +88,7 @@ class Envelope:
     order_lines: tuple[tuple[int, str], ...] = ()
     problems: tuple[tuple[int, Message], ...] = ()
     found: bool = False
+    club: ClubCommand | None = None  # a club command (pbem.mail.club): alone in the text, or in a block without SEAT
 
     @property
     def errors(self) -> tuple[tuple[int, Message], ...]:
@@ -275,6 +277,10 @@ def _parse(text: str) -> Envelope:
             if tokens and _keyword(tokens[0]) in _GAME:
                 problems.append((end_lineno, msg("envelope-extra-block")))
                 break
+    if seat is None and command is None and orders:
+        club = parse_line(orders[0][1], game)  # GAME g / JOIN / END: a club command, not orders
+        if club is not None:
+            return Envelope(game=game, club=club, found=True)
     if command is not None and orders:
         problems.append((orders[0][0], msg("envelope-command-with-orders", command=command.name)))
     if game is not None and command is None and seat is None:
@@ -349,4 +355,7 @@ def _no_block(lines: list[str]) -> Envelope:
             arg = " ".join(t.lower() for t in tokens[1:]) or None
             return Envelope(command=Command("HELP", arg))
         break
+    club = find_command(lines)
+    if club is not None:
+        return Envelope(club=club)
     return Envelope(problems=((0, msg("envelope-no-game-block")),))
