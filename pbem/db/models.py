@@ -76,6 +76,9 @@ class Game(SQLModel, table=True):
     head_hash: str = ""  # hash of the last resolved phase
     outcome_json: str = _text("")
     paused_remaining: Optional[int] = None  # seconds left on the deadline when paused
+    # the game's own game master by mail (`pbem game master`; empty: only server.game_master)
+    master_address: str = ""
+    master_secret_hash: str = ""  # salted, as a holder's (pbem.service.secrets)
     created_at: Optional[datetime] = _time()
     finished_at: Optional[datetime] = _time()
 
@@ -123,6 +126,7 @@ class Holder(SQLModel, table=True):
     status: str = "active"  # active | left | removed
     joined_at: Optional[datetime] = _time()
     left_at: Optional[datetime] = _time()
+    absence_days_used: int = 0  # days the seat's deadlines were moved for this player's absences
 
 
 class PhaseRow(SQLModel, table=True):
@@ -139,6 +143,7 @@ class PhaseRow(SQLModel, table=True):
     opened_at: Optional[datetime] = _time()
     deadline: Optional[datetime] = _time()
     reminders_sent: int = 0  # how many of the policy's reminders went out
+    calendar_sequence: int = 0  # SEQUENCE of the deadline's calendar event: rises each time it moves
     resolved_at: Optional[datetime] = _time()
     orders_digest: str = ""
     rolls_start: int = 0
@@ -324,3 +329,18 @@ class SignupRequest(SQLModel, table=True):
     created_at: Optional[datetime] = _time()
     expires_at: Optional[datetime] = _time()
     used_at: Optional[datetime] = _time()
+
+
+class Vote(SQLModel, table=True):
+    """A seat's DRAW or CONCEDE (pbem.service.votes). A draw vote stands until withdrawn
+    (``withdrawn_at``); a concession is final. Rows are kept: the archive lists them."""
+
+    __tablename__ = "vote"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    seat: str
+    kind: str  # draw | concede
+    address: str = ""  # the holder who voted
+    phase_seq: int = 0
+    cast_at: Optional[datetime] = _time()
+    withdrawn_at: Optional[datetime] = _time()

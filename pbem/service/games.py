@@ -17,10 +17,10 @@ from pbem.core.dice import commitment
 from pbem.core.i18n import normalise_language
 from pbem.db.models import Counter, Game, Holder, PhaseRow, Seat
 from pbem.errors import ConfigError, GameStateError, PbemError, UserError
-from pbem.service import holders, mailer, store, turns
+from pbem.service import calendar, holders, mailer, store, turns
 from pbem.service.context import Context
 from pbem.service.texts import t
-from pbem.service.timefmt import show
+from pbem.service.timefmt import show, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +214,7 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
     player also learns who shares the seat (their addresses, never their secrets)."""
     rules = store.rules_of(game)
     lang = holder.language
+    zone = zone_of(session, game, holder.address)
     active = holders.of_game(session, game.id)
     others = [s for s in store.seats(session, game.id) if s.name != seat_row.name]
     mates = [h for h in active.get(seat_row.id or 0, []) if h.id != holder.id]
@@ -230,7 +231,7 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
         t("welcome.secret", lang, secret=secret),
         t("welcome.commitment", lang, commitment=game.commitment),
         t("welcome.deadline", lang, length=format_duration(timedelta(seconds=game.turn_seconds)),
-          deadline=show(phase.deadline if phase is not None else None, game.timezone, lang)),
+          deadline=show(phase.deadline if phase is not None else None, zone, lang)),
         "",
         t("welcome.howto", lang, game=game.id, seat=seat_row.name, secret=secret, turn=turn,
           address=ctx.config.server.address),
@@ -244,7 +245,8 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
     cache = mailer.MapCache(ctx)
     mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, t("subject.welcome", lang)),
                  text="\n".join(body), kind="welcome", game=game,
-                 attachments=cache.attachments(rules, game, view, "start", lang))
+                 attachments=[*cache.attachments(rules, game, view, "start", lang),
+                              *calendar.attachment(ctx, game, phase, lang)])
 
 
 def _seat_label(seat_row: Seat, rows: Sequence[Holder]) -> str:
@@ -302,6 +304,7 @@ def extend(ctx: Context, game_id: str, duration: str) -> str:
         phase = store.current_phase(session, game)
         assert phase is not None and phase.deadline is not None
         phase.deadline = phase.deadline + delta
+        calendar.moved(phase)
         session.add(phase)
         _tell_every_seat(session, ctx, game, "extended", deadline=phase.deadline)
         session.commit()
@@ -338,6 +341,7 @@ def resume(ctx: Context, game_id: str) -> str:
         phase = store.current_phase(session, game)
         assert phase is not None
         phase.deadline = ctx.now() + timedelta(seconds=game.paused_remaining or 0)
+        calendar.moved(phase)
         game.status, game.paused_remaining = "active", None
         session.add_all([game, phase])
         _tell_every_seat(session, ctx, game, "resumed", deadline=phase.deadline)

@@ -25,10 +25,11 @@ from pbem.core.dice import Roll
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
 from pbem.faults import checkpoint
-from pbem.service import holders, mailer, store
+from pbem.mail.compose import Attachment
+from pbem.service import calendar, holders, mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t, text_of
-from pbem.service.timefmt import show
+from pbem.service.timefmt import show, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class Draft:
     view: View
     key: str  # the drawing it needs
     stem: str
+    extra: list[Attachment] = field(default_factory=list)  # the next deadline's calendar event
 
 
 @dataclass
@@ -105,9 +107,11 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
                 if key not in out.svgs:
                     out.svgs[key] = rules.render({**view, "lang": lang})
                 what = t("subject.final", lang) if final else t("subject.report", lang)
-                text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final, lang)
+                text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final, lang,
+                                   zone=zone_of(session, game, holder.address))
                 out.drafts.append(Draft(seat.name, holder.address, mailer.subject(game, what, resolved[-1].turn, lang),
-                                        text, view, key, f"turn{resolved[-1].turn}"))
+                                        text, view, key, f"turn{resolved[-1].turn}",
+                                        calendar.attachment(ctx, game, nxt, lang)))
         return out
 
 
@@ -121,7 +125,7 @@ def finish(ctx: Context, prepared: Prepared, pngs: dict[str, bytes]) -> bool:
         game = store.get_game(session, prepared.game_id)
         for d in prepared.drafts:
             mailer.queue(session, ctx, to=d.address, subject=d.subject, text=d.text, kind="report", game=game,
-                         attachments=mailer.attachments(game, d.view, d.stem, pngs[d.key]))
+                         attachments=[*mailer.attachments(game, d.view, d.stem, pngs[d.key]), *d.extra], seat=d.seat)
         job.status, job.done_at = "done", ctx.now()
         session.add(job)
         session.commit()
@@ -175,7 +179,8 @@ def _draw(fn: Callable[..., bytes], svg: str, width: int) -> bytes:
 
 def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: Seat, view: dict[str, Any],
                 state: Any, resolved: Sequence[PhaseRow], rolls: Sequence[Roll], nxt: PhaseRow | None,
-                final: bool, lang: str) -> str:
+                final: bool, lang: str, zone: str | None = None) -> str:
+    """One holder's report; ``zone``: the reader's (default: the game's)."""
     lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat.name), ""]
     for row in resolved:
         for filed in store.sheets_of_phase(session, game.id, row.seq):
@@ -193,7 +198,7 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
         label = rules.phase(state).label
         phase_name = text_of(label, lang, rules.catalog) if label is not None else nxt.name
         lines += ["", t("report.next", lang, turn=nxt.turn, phase=phase_name, seats=", ".join(waiting),
-                        deadline=show(nxt.deadline, game.timezone, lang))]
+                        deadline=show(nxt.deadline, zone or game.timezone, lang))]
         if seat.name in waiting:
             lines += ["", t("section.your_orders", lang),
                       t("report.howto", lang, game=game.id, seat=seat.name, turn=nxt.turn,

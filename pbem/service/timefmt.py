@@ -1,22 +1,63 @@
-"""Times as players read them: always with the zone, and in UTC beside it."""
+"""Times as players read them: always with the zone, and in UTC beside it, in the
+reader's language (Babel's calendar data: ``mar 1 dic 2026``, ``3 giorni``).
+
+A player's zone is their own (``Player.timezone``, set by ``SET ZONE``), else the game's.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from zoneinfo import ZoneInfo
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-_DAYS = {"en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-         "it": ("lun", "mar", "mer", "gio", "ven", "sab", "dom")}
+from babel.dates import format_datetime, format_timedelta
+from sqlmodel import Session, select
+
+from pbem.db.models import Game, Player
+
+#: The units a duration is written in, largest first (seconds each).
+_UNITS = (86400, 3600, 60, 1)
+
+
+def _locale(lang: str) -> str:
+    return lang if lang in ("en", "it") else "en"
+
+
+def _zone(zone: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
 
 
 def show(moment: datetime | None, zone: str, lang: str = "en") -> str:
-    """``Tue 24 Nov 2026 18:00 CET (17:00 UTC)``; ``—`` for no time."""
+    """``Tue 1 Dec 2026 18:00 CET (17:00 UTC)``, ``mar 1 dic 2026 18:00 CET (17:00 UTC)``;
+    ``—`` for no time. The UTC time is left out only where the zone is UTC itself."""
     if moment is None:
         return "—"
-    local = moment.astimezone(ZoneInfo(zone))
-    day = _DAYS.get(lang, _DAYS["en"])[local.weekday()]
+    local = moment.astimezone(_zone(zone))
     utc = moment.astimezone(timezone.utc)
-    text = f"{day} {local:%d %b %Y %H:%M} {local.tzname()}"
+    text = f"{format_datetime(local, 'EEE d MMM y HH:mm', locale=_locale(lang))} {local.tzname()}"
     if local.utcoffset() != utc.utcoffset():
         text += f" ({utc:%H:%M} UTC)"
     return text
+
+
+def duration(delta: timedelta, lang: str = "en") -> str:
+    """``3 days 4 hours``, ``3 giorni 4 ore``: exact, in whole units, largest first."""
+    total = int(delta.total_seconds())
+    parts = []
+    for size in _UNITS:
+        if total >= size:
+            # a threshold of the count itself keeps Babel in this unit (10 days, not "1 week")
+            count = total // size
+            parts.append(format_timedelta(timedelta(seconds=count * size), threshold=count,
+                                          locale=_locale(lang)))
+            total %= size
+    return " ".join(parts) or format_timedelta(timedelta(0), locale=_locale(lang))
+
+
+def zone_of(session: Session, game: Game | None, address: str) -> str:
+    """The zone a player reads times in: their own, else the game's, else UTC."""
+    player = session.exec(select(Player).where(Player.address == address.strip().lower())).first()
+    own = getattr(player, "timezone", "") if player is not None else ""
+    return own or (game.timezone if game is not None else "UTC")

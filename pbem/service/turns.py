@@ -20,10 +20,10 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
 from pbem.core.rules import Rules, Sheet
 from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
-from pbem.service import holders, store
+from pbem.service import calendar, holders, mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t
-from pbem.service.timefmt import show
+from pbem.service.timefmt import show, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -259,10 +259,13 @@ def send_reminders(ctx: Context) -> int:
                 seat = seats.get(name)
                 if seat is None or name in filed or seat.status != "active":
                     continue
-                sent += holders.tell(
-                    session, ctx, game, seat, lambda lang: t("subject.reminder", lang),
-                    lambda lang: t("notice.reminder", lang, game=game.id, seat=name, turn=row.turn,
-                                   deadline=show(row.deadline, game.timezone, lang), address=ctx.config.server.address),
-                    kind="reminder", turn=row.turn)
+                for holder in holders.recipients(session, seat):  # each in their language and zone
+                    lang, zone = holder.language, zone_of(session, game, holder.address)
+                    mailer.queue(session, ctx, to=holder.address,
+                                 subject=mailer.subject(game, t("subject.reminder", lang), row.turn, lang),
+                                 text=t("notice.reminder", lang, game=game.id, seat=name, turn=row.turn,
+                                        deadline=show(row.deadline, zone, lang), address=ctx.config.server.address),
+                                 kind="reminder", game=game, attachments=calendar.attachment(ctx, game, row, lang))
+                    sent += 1
         session.commit()
     return sent
