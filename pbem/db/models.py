@@ -313,16 +313,18 @@ class SeatEntry(SQLModel, table=True):
 
 
 class SignupRequest(SQLModel, table=True):
-    """A JOIN or TAKEOVER waiting for its confirmation: the one-time code mailed to
+    """A JOIN or TAKEOVER (or a player's ABSENCE or SET, which a forged From must not
+    change either) waiting for its confirmation: the one-time code mailed to
     ``address`` is kept only as a hash, used once, and expires. The rows are also the count
     behind the limit of one confirmation mail per address and hour."""
 
     __tablename__ = "signup_request"
     id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(index=True, foreign_key="game.id")
+    game_id: Optional[str] = Field(default=None, index=True, foreign_key="game.id")  # None: a player's setting
     seat: str = ""  # "" for a JOIN that takes any free seat
     address: str = Field(index=True)
-    kind: str = "join"  # join | takeover
+    kind: str = "join"  # join | takeover | absence | absence-cancel | zone | language
+    payload: str = ""  # what a setting becomes: "2026-12-20 2027-01-06", "Europe/London", "it"
     code_hash: str = ""
     status: str = Field(default="pending", index=True)  # pending | confirmed | awaiting | done | refused | void
     mailed: bool = False  # a confirmation mail went to the address
