@@ -15,7 +15,8 @@ from pbem.core import registry
 from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import commitment
 from pbem.core.i18n import normalise_language
-from pbem.db.models import Counter, Game, Holder, PhaseRow, Seat
+from pbem.core.rules import seat_label
+from pbem.db.models import Counter, Game, Holder, PhaseRow, Seat, SeatEntry
 from pbem.errors import ConfigError, GameStateError, PbemError, UserError
 from pbem.service import calendar, holders, mailer, store, turns
 from pbem.service.context import Context
@@ -57,6 +58,11 @@ class SeatSpec:
     def holders(self) -> tuple[HolderSpec, ...]:
         return (HolderSpec(self.address, self.language), *self.more)
 
+    @property
+    def is_open(self) -> bool:
+        """``red=open``: a seat for whoever signs up by mail (JOIN, `pbem.service.signup`)."""
+        return not self.address
+
     @classmethod
     def parse(cls, text: str) -> "SeatSpec":
         """``north=alice@example.org``, ``north=alice@example.org:it``, or a team:
@@ -65,6 +71,8 @@ class SeatSpec:
             raise UserError(f"a seat is SEAT=EMAIL[:LANG][,EMAIL[:LANG]...], not {text!r}")
         seat, _, rest = text.partition("=")
         seat = seat.strip().lower()
+        if rest.strip().lower() == OPEN:
+            return cls(seat, "")
         people = [HolderSpec.parse(part, seat) for part in rest.split(",")]
         return cls(seat, people[0].address, people[0].language, tuple(people[1:]))
 
@@ -78,7 +86,12 @@ def _next_id(session: Session, prefix: str) -> str:
     return f"{prefix}{row.value}"
 
 
-POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision")
+POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision", "takeover")
+#: ``--seat red=open``: the seat is free for sign-up by mail.
+OPEN = "open"
+#: Who gives an abandoned or freed seat to a player who asked (TAKEOVER): the confirmation
+#: alone, or the game master's APPROVE after it.
+TAKEOVER_POLICIES = ("auto", "approve")
 
 
 def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -98,6 +111,10 @@ def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | No
             elif key in ("grace", "decision"):
                 parse_duration(value)
                 out[key] = value
+            elif key == "takeover":
+                if value.lower() not in TAKEOVER_POLICIES:
+                    raise UserError(f"takeover takes {' or '.join(TAKEOVER_POLICIES)}")
+                out[key] = value.lower()
             elif key == "early":
                 if value.lower() not in ("yes", "no", "true", "false"):
                     raise UserError("early takes yes or no")
@@ -133,8 +150,12 @@ def genesis_hash(game: Game, seat_names: Sequence[str], initial_hash: str) -> st
 
 
 def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], deadline: str | None = None,
-           options: Mapping[str, str] | None = None, policies: Mapping[str, str] | None = None) -> str:
-    """Create a game, open its first phase and queue every seat's welcome mail."""
+           options: Mapping[str, str] | None = None, policies: Mapping[str, str] | None = None,
+           open_all: bool = False) -> str:
+    """Create a game, open its first phase and queue every seat's welcome mail. With open
+    seats (``red=open``, or ``open_all``: every seat of the rules not named) the game waits
+    for sign-up by mail instead (status ``open``, `SeatEntry` rows); it starts, as here,
+    when its last seat is taken or the game master starts it (`pbem.service.signup`)."""
     rules = registry.get(kind)
     info = rules.info
     options = dict(options or {})
@@ -146,6 +167,9 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
         options.setdefault(key, option.default)
         if option.choices and options[key] not in option.choices:
             raise UserError(f"option {key} must be one of {', '.join(option.choices)}")
+    if open_all:
+        named = {s.seat for s in seat_specs}
+        seat_specs = [*seat_specs, *(SeatSpec(seat, "") for seat in info.seats if seat not in named)]
     names = [s.seat for s in seat_specs]
     if len(set(names)) != len(names):
         raise UserError("each seat may be named once (a team: SEAT=EMAIL,EMAIL...)")
@@ -153,11 +177,7 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
         addresses = [h.address.strip().lower() for h in spec.holders]
         if len(set(addresses)) != len(addresses):
             raise UserError(f"seat {spec.seat!r} names the same player twice")
-    if not info.min_seats <= len(names) <= info.max_seats:
-        raise UserError(f"{info.title} needs {info.min_seats}–{info.max_seats} seats, not {len(names)}")
-    allowed = set(info.seats)
-    if info.min_seats == info.max_seats == len(info.seats) and set(names) != allowed:
-        raise UserError(f"{info.title} has the seats {', '.join(info.seats)}")
+    check_seats(info, names)
     turn_length = _duration("deadline", deadline or ctx.config.games.deadline)
     game_policy = policy(ctx, deadline, policies)
     if turn_length < timedelta(minutes=1):
@@ -165,47 +185,87 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
     # Seat order is the rules' order, whatever order the command line used.
     order = {s: i for i, s in enumerate(info.seats)}
     specs = sorted(seat_specs, key=lambda s: order.get(s.seat, len(order)))
-    state = rules.new_game([s.seat for s in specs], options)
+    is_open = any(s.is_open for s in specs)
+    if is_open:
+        rules.new_game([s.seat for s in specs], options)  # the seat names checked now, the game made at the start
     seed = ctx.entropy(32)
     now = ctx.now()
-    secrets_by_holder: dict[int, str] = {}
     with ctx.session() as session:
         game = Game(id=_next_id(session, info.id_prefix), kind=info.slug, name=name, rules_version=info.version,
-                    options_json=canonical_json(options), status="active", timezone=ctx.config.server.timezone,
+                    options_json=canonical_json(options), status=OPEN if is_open else "active",
+                    timezone=ctx.config.server.timezone,
                     turn_seconds=int(turn_length.total_seconds()),
                     policy_json=canonical_json(game_policy), seed_hex=seed.hex(),
                     commitment=commitment(seed), created_at=now)
-        initial_hash = store.set_state(game, rules, state)
-        game.initial_state_json = game.state_json
-        game.head_hash = genesis_hash(game, [s.seat for s in specs], initial_hash)
         session.add(game)
         session.flush()
-        for spec in specs:
-            langs = [normalise_language(h.language or ctx.config.server.language) for h in spec.holders]
-            player = store.player_for(session, spec.address, langs[0])
-            assert player.id is not None
-            seat_row = Seat(game_id=game.id, name=spec.seat, player_id=player.id, address=spec.address.lower(),
-                            secret_hash="", language=langs[0])  # the holders below are the truth
-            session.add(seat_row)
-            session.flush()
-            for holder_spec, lang in zip(spec.holders, langs):
-                holder, secret = holders.make(session, ctx, seat_row, holder_spec.address, lang)
-                assert holder.id is not None
-                secrets_by_holder[holder.id] = secret
-        phase = turns.open_phase(session, ctx, game, rules, state)
-        if not rules.phase(state).awaiting and rules.outcome(state) is None:
-            turns.resolve(session, ctx, game)  # a server step first (e.g. the set-up draws)
-            state = store.state_of(game)
-            current = store.current_phase(session, game)
-            assert current is not None
-            phase = current
-        for seat_row in store.seats(session, game.id):
-            for holder in holders.active(session, seat_row):
-                assert holder.id is not None
-                welcome(session, ctx, game, seat_row, holder, secrets_by_holder[holder.id], phase, state)
+        if is_open:
+            for spec in specs:
+                entry = SeatEntry(game_id=game.id, seat=spec.seat)
+                if not spec.is_open:
+                    lang = normalise_language(spec.language or ctx.config.server.language)
+                    player = store.player_for(session, spec.address, lang)
+                    entry.status, entry.player_id, entry.address, entry.language = "taken", player.id, \
+                        spec.address.lower(), lang
+                    entry.team_json = json.dumps([[h.address.lower(), normalise_language(
+                        h.language or ctx.config.server.language)] for h in spec.more])
+                    entry.taken_at = now
+                session.add(entry)
+            session.commit()
+            log.info("created open %s game %s (%s) with seats %s", info.slug, game.id, name, ", ".join(names))
+            return game.id
+        begin(session, ctx, game, specs)
         session.commit()
         log.info("created %s game %s (%s) with seats %s", info.slug, game.id, name, ", ".join(names))
         return game.id
+
+
+def check_seats(info: Any, names: Sequence[str]) -> None:
+    """The rules' seat count, and for a game of fixed seats the seats themselves."""
+    if not info.min_seats <= len(names) <= info.max_seats:
+        raise UserError(f"{info.title} needs {info.min_seats}–{info.max_seats} seats, not {len(names)}")
+    allowed = set(info.seats)
+    if info.min_seats == info.max_seats == len(info.seats) and set(names) != allowed:
+        raise UserError(f"{info.title} has the seats {', '.join(info.seats)}")
+
+
+def begin(session: Session, ctx: Context, game: Game, specs: Sequence[SeatSpec]) -> None:
+    """Start ``game`` with these seats (in the rules' order, none open): its state and hash
+    chain, the seats and their holders, the first phase, every holder's welcome. The
+    caller commits (the welcomes carry the secrets: they are queued in that transaction)."""
+    rules = store.rules_of(game)
+    options = json.loads(game.options_json)
+    state = rules.new_game([s.seat for s in specs], options)
+    secrets_by_holder: dict[int, str] = {}
+    initial_hash = store.set_state(game, rules, state)
+    game.initial_state_json = game.state_json
+    game.head_hash = genesis_hash(game, [s.seat for s in specs], initial_hash)
+    game.status = "active"
+    session.add(game)
+    session.flush()
+    for spec in specs:
+        langs = [normalise_language(h.language or ctx.config.server.language) for h in spec.holders]
+        player = store.player_for(session, spec.address, langs[0])
+        assert player.id is not None
+        seat_row = Seat(game_id=game.id, name=spec.seat, player_id=player.id, address=spec.address.lower(),
+                        secret_hash="", language=langs[0])  # the holders below are the truth
+        session.add(seat_row)
+        session.flush()
+        for holder_spec, lang in zip(spec.holders, langs):
+            holder, secret = holders.make(session, ctx, seat_row, holder_spec.address, lang)
+            assert holder.id is not None
+            secrets_by_holder[holder.id] = secret
+    phase = turns.open_phase(session, ctx, game, rules, state)
+    if not rules.phase(state).awaiting and rules.outcome(state) is None:
+        turns.resolve(session, ctx, game)  # a server step first (e.g. the set-up draws)
+        state = store.state_of(game)
+        current = store.current_phase(session, game)
+        assert current is not None
+        phase = current
+    for seat_row in store.seats(session, game.id):
+        for holder in holders.active(session, seat_row):
+            assert holder.id is not None
+            welcome(session, ctx, game, seat_row, holder, secrets_by_holder[holder.id], phase, state)
 
 
 def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: Holder, secret: str,
@@ -220,7 +280,8 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
     mates = [h for h in active.get(seat_row.id or 0, []) if h.id != holder.id]
     turn = phase.turn if phase is not None else rules.phase(state).turn
     body = [
-        t("welcome.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat_row.name),
+        t("welcome.head", lang, name=game.name, title=rules.info.title, game=game.id,
+          seat=seat_label(rules, seat_row.name, lang)),
         "",
         t("welcome.opponents", lang,
           others=", ".join(_seat_label(s, active.get(s.id or 0, [])) for s in others) or "—"),
