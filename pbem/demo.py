@@ -16,7 +16,7 @@ import json
 import logging
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -262,8 +262,9 @@ def _save(table: ScriptedTable, out: Path) -> None:
                     (out / "maps" / f"{seat}-{i:03d}.png").write_bytes(data)
 
 
-async def run(out: Path, kinds: Sequence[str] | None = None) -> Path:
-    """Play each scripted game; returns the output folder."""
+async def run(out: Path, kinds: Sequence[str] | None = None, language: str | None = None) -> Path:
+    """Play each scripted game; returns the output folder. ``language``: every seat reads its
+    mail in that language (the both-language test), else each seat's own from the script."""
     from pbem.mail.embedded import EmbeddedMailServer
     from pbem.mail.imap import ImapInbox
     from pbem.mail.smtp import SmtpSender
@@ -271,6 +272,8 @@ async def run(out: Path, kinds: Sequence[str] | None = None) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for kind in kinds or scripted_kinds():
         script = load_script(kind)
+        if language is not None:
+            script = replace(script, seats=tuple((seat, local, language) for seat, local, _ in script.seats))
         folder = out / registry.get(kind).info.slug
         if folder.exists():
             import shutil

@@ -66,6 +66,14 @@ class Catalog:
     def has(self, key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
         return key in self._tables.get(lang, {})
 
+    def keys(self, lang: str = DEFAULT_LANGUAGE) -> frozenset[str]:
+        """The keys ``lang`` has (the both-language test compares them)."""
+        return frozenset(self._tables.get(lang, {}))
+
+    def template(self, key: str, lang: str = DEFAULT_LANGUAGE) -> str | None:
+        """The raw text of ``key`` in ``lang``, placeholders unfilled (None when missing)."""
+        return self._tables.get(lang, {}).get(key)
+
     def text(self, message: Message | str, lang: str) -> str:
         """The message in ``lang``; unknown keys fall back to English, then to the key."""
         if isinstance(message, str):

@@ -51,3 +51,38 @@ def checked_sheet(seat: str, text: object, *, seats: Sequence[str], awaiting: Se
         return Sheet(seat, orders or ((empty,) if planner.ok else ()), tuple(planner.diagnostics))
     except Exception as exc:  # noqa: BLE001 - a bug must not reach the player as a crash
         return Sheet(seat, (), (Diagnostic(0, "", msg("err-internal", error=type(exc).__name__)),))
+
+
+def keyword_pairs(package: str) -> dict[str, str]:
+    """English keyword -> its Italian form, from a game's ``keywords.toml`` (each list: the English
+    keyword first, the Italian one second) and, where the game has them, the ``keyword`` /
+    ``keyword_it`` pairs of its ``units.toml``."""
+    import tomllib
+    from importlib import resources
+
+    folder = resources.files(package)
+    out: dict[str, str] = {}
+    for name in ("keywords.toml", "units.toml"):
+        path = folder.joinpath(name)
+        if not path.is_file():
+            continue
+        for value in tomllib.loads(path.read_text(encoding="utf-8")).values():
+            if isinstance(value, list) and len(value) > 1 and all(isinstance(w, str) for w in value):
+                out[fold(value[0])] = value[1].upper()
+            elif isinstance(value, dict) and isinstance(value.get("keyword"), str) and value.get("keyword_it"):
+                out[fold(value["keyword"])] = str(value["keyword_it"]).upper()
+    return out
+
+
+def echo(canonical: str, written: str, pairs: dict[str, str]) -> str:
+    """The accepted orders as the player wrote them: in Italian keywords (``MUOVI``) when the
+    player's own lines began with Italian ones, else the canonical English text."""
+    italian = {fold(w) for w in pairs.values()} - set(pairs)
+    if not any(fold(line.split()[0]) in italian for _n, line in order_lines(written)):
+        return canonical
+    out = []
+    for line in canonical.splitlines():
+        head, _, rest = line.partition(" ")
+        word = pairs.get(fold(head))
+        out.append(f"{word} {rest}".rstrip() if word else line)
+    return "\n".join(out)

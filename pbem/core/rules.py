@@ -209,3 +209,29 @@ def seat_view(rules: Any, state: Any, seat: str, orders: Sequence[Any] = ()) -> 
         view: View = hook(state, seat, tuple(orders))
         return view
     return rules.view(state, seat)
+
+
+def seat_label(rules: Any, seat: str, lang: str) -> str:
+    """A seat as players read it in ``lang``: the game's ``seat-<name>`` (or ``side-<name>``) text ("Sud"), with the
+    name the order block uses in brackets when it reads differently ("Sud (south)")."""
+    catalog = getattr(rules, "catalog", None)
+    if catalog is None:
+        return seat
+    key = next((k for k in (f"seat-{seat}", f"side-{seat}") if catalog.has(k, "en")), None)
+    if key is None:
+        return seat
+    label = str(catalog.text(Message(key), lang))
+    return label if label.casefold() == seat.casefold() else f"{label} ({seat})"
+
+
+def echo_orders(rules: Any, canonical: str, written: str) -> str:
+    """The accepted orders echoed in the language the player wrote them (``MUOVI`` stays ``MUOVI``),
+    from the keywords of the game's data folder; the stored text stays the canonical one."""
+    from pbem.core.orders import echo, keyword_pairs
+
+    package = type(rules).__module__.rsplit(".", 1)[0] + ".data"
+    try:
+        pairs = keyword_pairs(package)
+    except (ModuleNotFoundError, FileNotFoundError):
+        return canonical
+    return echo(canonical, written, pairs)

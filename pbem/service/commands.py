@@ -9,19 +9,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from sqlmodel import col, select
 
 from pbem.core import registry
 from pbem.core.rules import seat_view
-from pbem.db.models import Game, Holder, RollRow, Seat
+from pbem.db.models import Game, Holder, Seat
 from pbem.service import holders, mailer, store, teams
 from pbem.service.context import Context
+from pbem.service.history import history_text
 from pbem.service.replies import SHORT, quote
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
 from pbem.service.timefmt import show
-from pbem.service.reports import rolls_text, sealed_rolls
-from pbem.core.dice import Roll
 
 if TYPE_CHECKING:
     from pbem.service.inbound import Reply
@@ -117,33 +115,20 @@ def own_view(reply: "Reply", game: Game, rules: Any, state: Any, seat_name: str)
 
 
 def _history(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
-    session, lang = reply.session, holder.language
-    rows = [r for r in store.phases(session, game.id) if r.resolved_at is not None]
+    """HISTORY [turn]: every resolved turn (or one) as the seat may see it (`pbem.service.history`)."""
+    lang = holder.language
+    wanted: int | None = None
     if arg:
         try:
             wanted = int(arg)
         except ValueError:
             reply.send(holder.address, t("subject.refused", lang), t("reply.bad_turn_number", lang, text=quote(arg, SHORT)))
             return
-        rows = [r for r in rows if r.turn == wanted]
-        if not rows:
-            reply.send(holder.address, t("subject.refused", lang), t("reply.no_such_turn", lang, turn=wanted))
-            return
-    lines = [t("history.head", lang, game=game.id, name=game.name)]
-    for r in rows:
-        lines.append("")
-        lines.append(t("history.phase", lang, turn=r.turn, phase=r.name, resolved=show(r.resolved_at, game.timezone, lang),
-                       hash=r.hash[:16]))
-        for sheet in store.sheets_of_phase(session, game.id, r.seq):
-            if sheet.seat == seat.name or not r.sealed:
-                orders = sheet.canonical.replace("\n", "; ") or "—"
-                lines.append("  " + t("history.orders", lang, seat=sheet.seat, orders=orders, receipt=sheet.receipt))
-        if arg:
-            rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == r.seq)
-                                 .order_by(col(RollRow.counter)))
-            lines += ["  " + x for x in rolls_text([Roll(x.counter, x.phase_seq, x.purpose, x.sides, x.value) for x in rolls],
-                                                   lang, sealed_rolls(game, store.rules_of(game)))]
-    reply.send(holder.address, t("subject.history", lang), "\n".join(lines))
+    text = history_text(reply.session, game, seat, lang, wanted)
+    if text is None:
+        reply.send(holder.address, t("subject.refused", lang), t("reply.no_such_turn", lang, turn=wanted))
+        return
+    reply.send(holder.address, t("subject.history", lang), text)
 
 
 def _orders(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:

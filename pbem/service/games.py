@@ -269,9 +269,10 @@ def begin(session: Session, ctx: Context, game: Game, specs: Sequence[SeatSpec])
 
 
 def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: Holder, secret: str,
-            phase: PhaseRow | None, state: Any) -> None:
+            phase: PhaseRow | None, state: Any, extra: Sequence[str] = ()) -> None:
     """The welcome mail of one holder: its own secret, in its own language; a team's
-    player also learns who shares the seat (their addresses, never their secrets)."""
+    player also learns who shares the seat (their addresses, never their secrets).
+    ``extra``: lines at the end (a player taking over a seat: the seat's history)."""
     rules = store.rules_of(game)
     lang = holder.language
     zone = zone_of(session, game, holder.address)
@@ -301,6 +302,7 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
         "",
         t("section.your_orders", lang),
         rules.template(state, seat_row.name, lang),
+        *extra,
     ]
     view = rules.view(state, seat_row.name)
     cache = mailer.MapCache(ctx)
@@ -355,59 +357,83 @@ def extend(ctx: Context, game_id: str, duration: str) -> str:
     delta = _duration("the extension", duration)
     with ctx.session() as session:
         game = store.get_game(session, game_id, lock=True)
-        if game.status == "finished":
-            raise GameStateError(f"game {game.id} is finished")
-        if game.status == "paused":
-            game.paused_remaining = (game.paused_remaining or 0) + int(delta.total_seconds())
-            session.add(game)
-            session.commit()
-            return t("gm.extended_paused", "en", game=game.id, length=format_duration(delta))
-        phase = store.current_phase(session, game)
-        assert phase is not None and phase.deadline is not None
-        phase.deadline = phase.deadline + delta
-        calendar.moved(phase)
-        session.add(phase)
-        _tell_every_seat(session, ctx, game, "extended", deadline=phase.deadline)
+        text = extend_game(session, ctx, game, delta)
         session.commit()
-        return t("gm.extended", "en", game=game.id, deadline=show(phase.deadline, game.timezone))
+        return text
+
+
+def extend_game(session: Session, ctx: Context, game: Game, delta: timedelta, lang: str = "en") -> str:
+    """Move the deadline on by ``delta`` in the caller's transaction (the command line, or
+    the game master's mail: `pbem.service.master`); every seat is told."""
+    if game.status == "finished":
+        raise GameStateError(f"game {game.id} is finished")
+    if game.status == "paused":
+        game.paused_remaining = (game.paused_remaining or 0) + int(delta.total_seconds())
+        session.add(game)
+        return t("gm.extended_paused", lang, game=game.id, length=format_duration(delta))
+    phase = store.current_phase(session, game)
+    assert phase is not None and phase.deadline is not None
+    phase.deadline = phase.deadline + delta
+    calendar.moved(phase)
+    session.add(phase)
+    _tell_every_seat(session, ctx, game, "extended", deadline=phase.deadline)
+    return t("gm.extended", lang, game=game.id, deadline=show(phase.deadline, game.timezone, lang))
 
 
 def _tell_every_seat(session: Session, ctx: Context, game: Game, what: str, deadline: Any = None) -> None:
-    """The game master's change, mailed to every holder of every seat in its language (gm.<what>)."""
+    """The game master's change, mailed to every holder of every seat in its language and zone
+    (gm.<what>); a moved deadline carries its calendar event."""
+    phase = store.current_phase(session, game) if deadline is not None else None
     for seat_row in store.seats(session, game.id):
-        holders.tell(session, ctx, game, seat_row, lambda lang: t(f"subject.{what}", lang),
-                     lambda lang: t(f"gm.{what}", lang, game=game.id, deadline=show(deadline, game.timezone, lang)))
+        for holder in holders.recipients(session, seat_row):
+            lang = holder.language
+            mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, t(f"subject.{what}", lang), None, lang),
+                         text=t(f"gm.{what}", lang, game=game.id,
+                                deadline=show(deadline, zone_of(session, game, holder.address), lang)),
+                         kind="notice", game=game, attachments=calendar.attachment(ctx, game, phase, lang))
 
 
 def pause(ctx: Context, game_id: str) -> str:
     with ctx.session() as session:
         game = store.get_game(session, game_id, lock=True)
-        if game.status != "active":
-            raise GameStateError(f"game {game.id} is {game.status}, not active")
-        phase = store.current_phase(session, game)
-        assert phase is not None and phase.deadline is not None
-        game.paused_remaining = max(0, int((phase.deadline - ctx.now()).total_seconds()))
-        game.status = "paused"
-        session.add(game)
-        _tell_every_seat(session, ctx, game, "paused")
+        text = pause_game(session, ctx, game)
         session.commit()
-        return t("gm.paused", "en", game=game.id)
+        return text
+
+
+def pause_game(session: Session, ctx: Context, game: Game, lang: str = "en") -> str:
+    """Stop the clock in the caller's transaction; every seat is told."""
+    if game.status != "active":
+        raise GameStateError(f"game {game.id} is {game.status}, not active")
+    phase = store.current_phase(session, game)
+    assert phase is not None and phase.deadline is not None
+    game.paused_remaining = max(0, int((phase.deadline - ctx.now()).total_seconds()))
+    game.status = "paused"
+    session.add(game)
+    _tell_every_seat(session, ctx, game, "paused")
+    return t("gm.paused", lang, game=game.id)
 
 
 def resume(ctx: Context, game_id: str) -> str:
     with ctx.session() as session:
         game = store.get_game(session, game_id, lock=True)
-        if game.status != "paused":
-            raise GameStateError(f"game {game.id} is {game.status}, not paused")
-        phase = store.current_phase(session, game)
-        assert phase is not None
-        phase.deadline = ctx.now() + timedelta(seconds=game.paused_remaining or 0)
-        calendar.moved(phase)
-        game.status, game.paused_remaining = "active", None
-        session.add_all([game, phase])
-        _tell_every_seat(session, ctx, game, "resumed", deadline=phase.deadline)
-        session.flush()
-        turns.resolve_if_ready(session, ctx, game)
+        text = resume_game(session, ctx, game)
         session.commit()
     ctx.after_commit()
-    return t("gm.resumed", "en", game=game.id, deadline=show(phase.deadline, game.timezone))
+    return text
+
+
+def resume_game(session: Session, ctx: Context, game: Game, lang: str = "en") -> str:
+    """Start the clock again with the time that was left, in the caller's transaction."""
+    if game.status != "paused":
+        raise GameStateError(f"game {game.id} is {game.status}, not paused")
+    phase = store.current_phase(session, game)
+    assert phase is not None
+    phase.deadline = ctx.now() + timedelta(seconds=game.paused_remaining or 0)
+    calendar.moved(phase)
+    game.status, game.paused_remaining = "active", None
+    session.add_all([game, phase])
+    _tell_every_seat(session, ctx, game, "resumed", deadline=phase.deadline)
+    session.flush()
+    turns.resolve_if_ready(session, ctx, game)
+    return t("gm.resumed", lang, game=game.id, deadline=show(phase.deadline, game.timezone, lang))

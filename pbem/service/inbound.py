@@ -22,11 +22,13 @@ from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.core.rules import seat_view
+from pbem.core.rules import echo_orders, seat_view
 from pbem.service import atrest, bounces, commands, identity, mailer, store, teams, turns
+from pbem.service import club, master, votes
 from pbem.service import receipt as receipts
 from pbem.service.context import Context
-from pbem.service.replies import SHORT, Handled, Reply, quote
+from pbem.service.plurals import tn
+from pbem.service.replies import SHORT, Handled, Reply, line_label, quote
 from pbem.service.texts import t, text_of
 from pbem.service.timefmt import show
 
@@ -117,6 +119,8 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     env = parse_envelope(mail.text)
     reply = Reply(session, ctx, mail, lang=_language(session, ctx, mail.sender))
     lang = reply.lang
+    if env.club is not None:  # GAMES, JOIN, CONFIRM, ABSENCE, SET …: the sender known by address only
+        return club.answer(reply, env.club)
     if env.game is None:
         if env.command is not None and env.command[0] == "HELP":
             reply.send(mail.sender, t("subject.help", lang), commands.general_help(ctx, lang, env.command[1]))
@@ -130,6 +134,8 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         reply.send(mail.sender, t("subject.refused", lang), t("reply.no_game", lang, game=quote(env.game, SHORT)))
         return Handled("refused", f"no game {quote(env.game, SHORT)}")
     reply.game = game
+    if env.master:  # GM <secret> instead of SEAT: the game master's block
+        return master.handle(reply, game, env, raw)
     if env.command is not None and env.command[0] == "HELP" and not env.seat:
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
@@ -141,8 +147,9 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     bounces.clear_bouncing(session, holder.address)  # the player writes again: the address works
     reply.lang = lang = holder.language
     reply.trusted = True  # from here on, answers spend this player's budget, never a stranger's
+    reply.seat = seat.name
     if env.errors:
-        lines = [f"  {t('reply.line', lang, line=line)}: {text_of(m, lang)}" for line, m in env.errors[:MAX_DIAGNOSTICS]]
+        lines = [f"  {line_label(line, lang)}: {text_of(m, lang)}" for line, m in env.errors[:MAX_DIAGNOSTICS]]
         if len(env.errors) > MAX_DIAGNOSTICS:
             lines.append("  " + t("reply.more_diagnostics", lang, count=len(env.errors) - MAX_DIAGNOSTICS,
                                   shown=MAX_DIAGNOSTICS))
@@ -152,6 +159,12 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     if env.command is not None:
         commands.answer(reply, game, seat, holder, env.command[0], env.command[1])
         return Handled("command", env.command[0].lower(), game.id)
+    voted = votes.take(reply, game, seat, holder, env)  # DRAW / CONCEDE instead of orders
+    if voted is not None:
+        return voted
+    if seat.status == "conceded":
+        reply.send(holder.address, t("subject.refused", lang), t("vote.out_of_play", lang, game=game.id, seat=seat.name))
+        return Handled("refused", "the seat has conceded", game.id)
     return _orders(reply, game, seat, holder, env, row)
 
 
@@ -224,11 +237,12 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
         body.append(t("reply.replaces_other", lang, receipt=on_file.receipt, sender=on_file.sender))
     elif on_file is not None:
         body.append(t("reply.replaces", lang, receipt=on_file.receipt))
-    body += ["", *("  " + line for line in (filed.canonical.splitlines() or ["—"])), ""]
+    echoed = echo_orders(rules, filed.canonical, text)  # in the words the player wrote (MUOVI stays MUOVI)
+    body += ["", *("  " + line for line in (echoed.splitlines() or ["—"])), ""]
     warnings = [d for d in sheet.diagnostics if not d.is_error]
     if warnings:
         body.append(t("reply.warnings", lang))
-        body += [f"  {t('reply.line', lang, line=d.line)}: {text_of(d.message, lang, rules.catalog)}" for d in warnings]
+        body += [f"  {line_label(d.line, lang)}: {text_of(d.message, lang, rules.catalog)}" for d in warnings]
         body.append("")
     if game.status == "paused":
         body.append(t("reply.paused", lang, game=game.id))
@@ -273,18 +287,28 @@ def order_text(env: Envelope) -> str:
 
 
 def diagnostics_text(rules: Any, sheet: Any, lang: str, game: Game, turn: int, seat: str, receipt: str | None) -> str:
+    """A refusal: the errors, counted; then the warnings, labelled as such and not counted
+    (alone they would not have stopped the orders); lines as ``line 4 of your orders``."""
     errors = [d for d in sheet.diagnostics if d.is_error]
-    out = [t("reply.rejected", lang, game=game.id, turn=turn, seat=seat, count=len(errors)), ""]
-    shown = sheet.diagnostics[:MAX_DIAGNOSTICS]
-    for d in shown:
-        label = t("reply.line", lang, line=d.line) if d.line else t("reply.sheet", lang)
-        out.append(f"{label}: {quote(d.text)}".rstrip(": ") if d.text else label)
-        out.append("    " + text_of(d.message, lang, rules.catalog))
-        if d.suggestion is not None:
-            out.append("    " + t("reply.suggestion", lang, text=text_of(d.suggestion, lang, rules.catalog)))
-    if len(sheet.diagnostics) > len(shown):
-        out.append(t("reply.more_diagnostics", lang, count=len(sheet.diagnostics) - len(shown), shown=len(shown)))
-    out.append("")
+    warnings = [d for d in sheet.diagnostics if not d.is_error]
+    out = [tn("reply.rejected", len(errors), lang, game=game.id, turn=turn, seat=seat), ""]
+    if any(d.line for d in sheet.diagnostics):
+        out += [t("reply.counting", lang), ""]
+    room = MAX_DIAGNOSTICS
+    for head, group in (("reply.errors", errors), ("reply.warnings_too", warnings)):
+        if not group:
+            continue
+        out.append(tn(head, len(group), lang))
+        shown, room = group[:room], max(room - len(group), 0)
+        for d in shown:
+            label = line_label(d.line, lang) if d.line else t("reply.sheet", lang)
+            out.append(f"  {label}: {quote(d.text)}".rstrip(": ") if d.text else f"  {label}")
+            out.append("      " + text_of(d.message, lang, rules.catalog))
+            if d.suggestion is not None:
+                out.append("      " + t("reply.suggestion", lang, text=text_of(d.suggestion, lang, rules.catalog)))
+        if len(group) > len(shown):
+            out.append("  " + t("reply.more_diagnostics", lang, count=len(group) - len(shown), shown=len(shown)))
+        out.append("")
     out.append(t("reply.on_file", lang, receipt=receipt) if receipt else t("reply.none_on_file", lang))
     return "\n".join(out)
 

@@ -22,12 +22,15 @@ from typing import Any, Callable, Sequence
 from sqlmodel import Session, col, select
 
 from pbem.core.dice import Roll
-from pbem.core.rules import Rules, View
+from pbem.core.i18n import Catalog
+from pbem.core.purposes import purpose_text
+from pbem.core.rules import Rules, View, seat_label
 from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
 from pbem.faults import checkpoint
 from pbem.mail.compose import Attachment
 from pbem.service import calendar, holders, mailer, store
 from pbem.service.context import Context
+from pbem.service.plurals import listed, tn
 from pbem.service.texts import t, text_of
 from pbem.service.timefmt import show, zone_of
 
@@ -59,19 +62,46 @@ class Prepared:
     svgs: dict[str, str] = field(default_factory=dict)  # drawing key -> SVG
 
 
-def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = ()) -> list[str]:
-    """Every roll with its purpose (architecture 2.5); a roll whose purpose begins with one of ``sealed``
-    keeps its value to itself (a shuffle: the value would show a hand or a pile, 2.4)."""
+def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = (), catalog: Catalog | None = None) -> list[str]:
+    """Every roll with its purpose (architecture 2.5), in the reader's language through the game's
+    ``catalog``; a roll whose purpose begins with one of ``sealed`` keeps its value to itself (a
+    shuffle: the value would show a hand or a pile, 2.4)."""
     if not rolls:
         return [t("report.no_rolls", lang)]
-    return [t("report.roll_sealed", lang, counter=r.counter, purpose=r.purpose, sides=r.sides)
+
+    def why(r: Roll) -> str:
+        return purpose_text(catalog, r.purpose, lang) if catalog is not None else r.purpose
+
+    return [t("report.roll_sealed", lang, counter=r.counter, purpose=why(r), sides=r.sides)
             if sealed and r.purpose.startswith(tuple(sealed)) else
-            t("report.roll", lang, counter=r.counter, purpose=r.purpose, sides=r.sides, value=r.value) for r in rolls]
+            t("report.roll", lang, counter=r.counter, purpose=why(r), sides=r.sides, value=r.value) for r in rolls]
 
 
 def sealed_rolls(game: Game, rules: Rules) -> tuple[str, ...]:
     """The purposes whose values players may not read yet: the game's secret rolls, until the seed is out."""
     return () if game.seed_revealed else tuple(rules.info.secret_rolls)
+
+
+def stem(turn: int, seat: str) -> str:
+    """A report's attachments are ``<game>-turn-4-north.png`` and ``.json``: the turn and the seat."""
+    return f"turn-{turn}-{seat}"
+
+
+def report_what(rules: Rules, state: Any, resolved: Sequence[PhaseRow], nxt: PhaseRow | None, final: bool,
+                lang: str) -> str:
+    """The subject's words after ``turn N —``: whose orders the report resolves (N is their
+    turn, as in HISTORY N) and what comes next, with the next turn's number as the body says it:
+    ``report: red played; next: turn 1, blue to move (die: 3)``."""
+    if final:
+        return t("subject.final", lang)
+    done = list(dict.fromkeys(s for r in resolved for s in store.awaiting(r)))
+    if nxt is None:
+        return t("subject.report", lang)
+    label = rules.phase(state).label
+    after = text_of(label, lang, rules.catalog) if label is not None else nxt.name
+    if not done:
+        return t("subject.report_next", lang, turn=nxt.turn, phase=after)
+    return tn("subject.report_played", len(done), lang, seats=listed(done, lang), turn=nxt.turn, phase=after)
 
 
 def pending(ctx: Context, game_id: str | None = None) -> list[int]:
@@ -106,11 +136,11 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
                 key = mailer.map_key(view, lang)
                 if key not in out.svgs:
                     out.svgs[key] = rules.render({**view, "lang": lang})
-                what = t("subject.final", lang) if final else t("subject.report", lang)
+                what = report_what(rules, state, resolved, nxt, final, lang)
                 text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final, lang,
                                    zone=zone_of(session, game, holder.address))
                 out.drafts.append(Draft(seat.name, holder.address, mailer.subject(game, what, resolved[-1].turn, lang),
-                                        text, view, key, f"turn{resolved[-1].turn}",
+                                        text, view, key, stem(resolved[-1].turn, seat.name),
                                         calendar.attachment(ctx, game, nxt, lang)))
         return out
 
@@ -181,23 +211,29 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
                 state: Any, resolved: Sequence[PhaseRow], rolls: Sequence[Roll], nxt: PhaseRow | None,
                 final: bool, lang: str, zone: str | None = None) -> str:
     """One holder's report; ``zone``: the reader's (default: the game's)."""
-    lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id, seat=seat.name), ""]
+    lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id,
+               seat=seat_label(rules, seat.name, lang)), ""]
+    done = list(dict.fromkeys(s for r in resolved for s in store.awaiting(r)))
+    if done:  # the turn resolved, as the subject, HISTORY and the TURN line number it
+        lines += [tn("report.resolved", len(done), lang, turn=resolved[-1].turn, seats=listed(done, lang)), ""]
     for row in resolved:
         for filed in store.sheets_of_phase(session, game.id, row.seq):
             if filed.source == "default":
                 lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
                                orders=filed.canonical.replace("\n", "; ") or "—"))
     lines += [rules.describe(view, lang), "", t("section.dice", lang)]
-    lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules))]
+    lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules), rules.catalog)]
     lines.append("")
     lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
+    name = f"{game.id}-{stem(resolved[-1].turn, seat.name)}"
+    lines.append(t("report.attached", lang, png=f"{name}.png", json=f"{name}.json"))
     if final:
         lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]
     elif nxt is not None:
         waiting = store.awaiting(nxt)
         label = rules.phase(state).label
         phase_name = text_of(label, lang, rules.catalog) if label is not None else nxt.name
-        lines += ["", t("report.next", lang, turn=nxt.turn, phase=phase_name, seats=", ".join(waiting),
+        lines += ["", t("report.next", lang, turn=nxt.turn, phase=phase_name, seats=", ".join(seat_label(rules, w, lang) for w in waiting),
                         deadline=show(nxt.deadline, zone or game.timezone, lang))]
         if seat.name in waiting:
             lines += ["", t("section.your_orders", lang),

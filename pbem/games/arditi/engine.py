@@ -53,7 +53,8 @@ class ArditiRules(DataclassStorage):
 
     def __init__(self) -> None:
         super().__init__(State, CODEC_TYPES, ORDER_TYPES)
-        self.catalog = Catalog.from_package("pbem.games.arditi.data")
+        self.catalog = Catalog.from_package("pbem.games.arditi.data").merged(
+            Catalog.from_package("pbem.games.arditi.data", "purposes.toml"))
 
     # -- game flow ------------------------------------------------------------------
     def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:

@@ -200,7 +200,7 @@ def _path_tokens(number: int, line: str, words: list[str]) -> tuple[list[Token],
 
 
 def _parse_along(number: int, line: str, args: list[str]) -> tuple[Raw | None, list[Diagnostic]]:
-    example = msg("hint-example", example="ALONG 2 BACK / ALONG 1 FORWARD / ALONG TO 41")
+    example = msg("hint-example", example=msg("example-along"))
     count: int | None = None
     forward: bool | None = None
     target: int | None = None
@@ -241,7 +241,7 @@ def _parse_line(number: int, line: str) -> tuple[Raw | None, list[Diagnostic]]:
     if head in ("STAY", "AUTO"):
         if len(words) > 1:
             return None, [Diagnostic(number, line, msg("err-no-arguments", keyword=head),
-                                     msg("hint-example", example=head))]
+                                     msg("hint-example", example=words[0].upper()))]
         return (Stay() if head == "STAY" else Auto()), []
     if head == "ALONG":
         return _parse_along(number, line, words[1:])
@@ -249,7 +249,7 @@ def _parse_line(number: int, line: str) -> tuple[Raw | None, list[Diagnostic]]:
         words = words[1:]
         if not words:
             return None, [Diagnostic(number, line, msg("err-path-empty"),
-                                     msg("hint-example", example="PATH 23 24 29 34"))]
+                                     msg("hint-example", example=msg("example-path")))]
     elif not (_NUMBER.fullmatch(words[0]) or head == "JUMP" or words[0] in RELATIVE
               or all(ch in _RELATIVE_LETTERS for ch in words[0])):
         return None, [_unknown(number, line, words[0])]
@@ -258,5 +258,5 @@ def _parse_line(number: int, line: str) -> tuple[Raw | None, list[Diagnostic]]:
         return None, diags
     if not tokens:
         return None, [Diagnostic(number, line, msg("err-path-empty"),
-                                 msg("hint-example", example="PATH 23 24 29 34"))]
+                                 msg("hint-example", example=msg("example-path")))]
     return RawPath(tuple(tokens)), []

@@ -35,7 +35,8 @@ DATA = "pbem.games.blockmania.data"
 
 def catalog() -> Catalog:
     out = Catalog.from_package(DATA, "texts.toml")
-    for name in ("texts_combat.toml", "texts_cards.toml", "texts_engine.toml", "texts_report.toml"):
+    for name in ("texts_combat.toml", "texts_cards.toml", "texts_engine.toml", "texts_report.toml",
+                 "texts_purposes.toml"):
         out = out.merged(Catalog.from_package(DATA, name))
     return out
 

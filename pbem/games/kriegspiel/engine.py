@@ -74,7 +74,8 @@ class KriegspielRules(DataclassStorage):
 
     def __init__(self) -> None:
         super().__init__(State, CODEC_TYPES, ORDER_TYPES)
-        self.catalog = Catalog.from_package("pbem.games.kriegspiel.data")
+        self.catalog = Catalog.from_package("pbem.games.kriegspiel.data").merged(
+            Catalog.from_package("pbem.games.kriegspiel.data", "purposes.toml"))
 
     # -- game flow ------------------------------------------------------------------
     def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:

@@ -104,14 +104,23 @@ _ALL_WORDS = sorted({" ".join(k) for k in KEYWORDS})
 _SQUARE_LIKE = re.compile(r"([A-Z])0*([0-9]{1,6})")
 
 
+#: How far off the board a written square may lie and still be answered with the nearest one: a
+#: square one or two steps beyond the edge is a slip ("U7", "G26"); "J55" is no neighbour of J25.
+HINT_REACH = 2
+
+
 def square_hint(token: str) -> str | None:
-    """For a token like ``U7`` or ``G30``: the nearest square of the board, if any."""
+    """For a token like ``U7`` or ``G26``: the nearest square of the board, if it is near in the
+    board's sense (at most `HINT_REACH` steps away), else None."""
     m = _SQUARE_LIKE.fullmatch(token)
     if not m:
         return None
     letter, number = m.group(1), int(m.group(2))
-    row = min(max(ord(letter) - ord("A"), 0), BOARD.rows - 1)
+    wanted = ord(letter) - ord("A")
+    row = min(max(wanted, 0), BOARD.rows - 1)
     col = min(max(number, 1), BOARD.cols)
+    if max(abs(wanted - row), abs(number - col)) > HINT_REACH:
+        return None
     return f"{BOARD.row_letters[row]}{col}"
 
 

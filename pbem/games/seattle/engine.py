@@ -59,7 +59,8 @@ class SeattleRules(DataclassStorage):
     def __init__(self) -> None:
         super().__init__(State, CODEC_TYPES, ORDER_TYPES)
         data = "pbem.games.seattle.data"
-        self.catalog = Catalog.from_package(data).merged(Catalog.from_package(data, "texts.toml"))
+        self.catalog = (Catalog.from_package(data).merged(Catalog.from_package(data, "texts.toml"))
+                        .merged(Catalog.from_package(data, "purposes.toml")))
 
     # -- game flow ------------------------------------------------------------------------
     def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:

@@ -1,0 +1,92 @@
+"""Both languages, whole (issue 19.5): every mail and every map text of `pbem demo`, played once with
+every seat reading English and once with every seat reading Italian, through the real mail path
+(embedded IMAP and SMTP on loopback, a SQLite file). A text fails when it shows a catalogue key
+or a message id instead of words, or, in Italian, an English text of a catalogue that has an
+Italian one; every catalogue has every key in both languages."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+
+from pbem.core import registry
+from pbem.core.i18n import LANGUAGES, Catalog
+from pbem.demo import run, scripted_kinds
+from pbem.service.texts import catalog as service_catalog
+
+#: Games whose catalogues another piece of work owns are still walked; see the report of issue 19.
+KINDS = [k for k in scripted_kinds()]
+#: A message id as the catalogue prints it when a key is missing: ``note-justice-due(seat=red)``.
+MESSAGE_ID = re.compile(r"\b[a-z][a-z0-9]*(?:[-.][a-z0-9]+)+\((?:[a-z_]+=[^)]*)?\)")
+TOKEN = re.compile(r"[a-z][a-z0-9_]*(?:[-.][a-z0-9_]+)+")
+SVG_TEXT = re.compile(r"<(?:text|tspan)[^>]*>([^<]*)<")
+
+
+def catalogues(kind: str) -> list[Catalog]:
+    return [registry.get(kind).catalog, service_catalog()]
+
+
+def english_only(cats: list[Catalog]) -> dict[str, str]:
+    """For every key whose Italian text differs from the English one: the longest fixed piece of
+    the English text (placeholders cut out), when it is long enough to be a phrase of its own."""
+    out: dict[str, str] = {}
+    for cat in cats:
+        for key in cat.keys("en") & cat.keys("it"):
+            en, it = cat.template(key, "en") or "", cat.template(key, "it") or ""
+            if en == it:
+                continue
+            pieces = [p.strip(" .,:;()—-") for p in re.split(r"\{[^}]*\}|\n", en)]
+            best = max(pieces, key=len, default="")
+            if len(best) >= 18 and " " in best and best not in it:
+                out[best] = key
+    return out
+
+
+def problems(text: str, keys: set[str], english: dict[str, str] | None) -> list[str]:
+    found = [f"message id {m.group(0)!r}" for m in MESSAGE_ID.finditer(text)]
+    found += [f"key {tok!r}" for tok in TOKEN.findall(text) if tok in keys]
+    if english:
+        found += [f"English {piece!r} ({key})" for piece, key in english.items() if piece in text]
+    return found
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_catalogue_has_every_key_in_both_languages(kind: str) -> None:
+    for cat in catalogues(kind):
+        missing = {lang: sorted(cat.keys("en") ^ cat.keys(lang)) for lang in LANGUAGES}
+        assert not any(missing.values()), missing
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_demo_mail_and_maps_read_whole_in_each_language(kind: str, lang: str, tmp_path: Path) -> None:
+    asyncio.run(run(tmp_path, [kind], language=lang))
+    rules = registry.get(kind)
+    cats = catalogues(kind)
+    keys = set().union(*(c.keys("en") for c in cats))
+    english = english_only(cats) if lang == "it" else None
+    mails = sorted((tmp_path / rules.info.slug / "mail").glob("*/*.eml"))
+    assert len(mails) >= 4
+    bad: list[str] = []
+    maps = 0
+    for path in mails:
+        msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+        body = msg.get_body(("plain",))
+        text = body.get_content() if body is not None else ""  # type: ignore[union-attr]
+        bad += [f"{path.parent.name}/{path.name}: {p}" for p in problems(text, keys, english)]
+        for part in msg.iter_attachments():  # type: ignore[attr-defined]
+            name = part.get_filename() or ""
+            if not name.endswith(".json"):
+                continue
+            view = json.loads(part.get_payload(decode=True))
+            svg = rules.render({**view, "lang": lang})
+            words = "\n".join(SVG_TEXT.findall(svg))
+            maps += 1
+            bad += [f"{path.parent.name}/{name} (map): {p}" for p in problems(words, keys, english)]
+    assert maps > 0
+    assert not bad, "\n".join(sorted(set(bad))[:80])
