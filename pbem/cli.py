@@ -1,5 +1,10 @@
-"""The command line (architecture 2.2). Exit codes: 0 ok, 1 user error, 2 usage,
-3 ``serve --once`` could not use a mail server (its status output says what to fix)."""
+"""The command line (architecture 2.2). Exit codes follow sysexits.h (`pbem.errors`):
+0 ok, 1 a check said no (``orders check``, ``verify``, ``status``), 64 usage, 65 bad
+input (a game, seat, duration or file that is wrong), 69 a mail server cannot be used
+(``serve --once`` prints what to fix), 75 temporary (database busy or locked by another
+daemon), 78 configuration (the file, or the database it names: missing or needing
+``pbem db upgrade``). The codes changed on purpose from 0/1/2/3: a service manager must tell
+a broken configuration (do not restart) from an outage (restart later)."""
 
 from __future__ import annotations
 
@@ -13,31 +18,69 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from pbem import config as config_mod
-from pbem.errors import PbemError, UserError
+from pbem.errors import EX_UNAVAILABLE, EX_USAGE, PbemError, UsageError, UserError
 
 log = logging.getLogger("pbem")
 
 
-def _context(args: argparse.Namespace) -> Any:
+def _context(args: argparse.Namespace, schema: str = "require") -> Any:
+    """The service context on the configured database. Only ``serve``, ``db upgrade`` and
+    ``game new`` may make the database (``schema``: `pbem.db.session.make_engine`)."""
     from pbem.db.session import make_engine
     from pbem.service.context import Context, system_clock
 
     cfg = config_mod.load(args.config)
-    return Context(engine=make_engine(cfg.database.resolved().url), config=cfg, clock=getattr(args, "clock", None) or system_clock)
+    return Context(engine=make_engine(cfg.database.resolved().url, schema),  # type: ignore[arg-type]
+                   config=cfg, clock=getattr(args, "clock", None) or system_clock)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from pbem.app import App
 
     cfg = config_mod.load(args.config)
-    app = App.from_config(cfg, _context(args) if getattr(args, "clock", None) else None)
+    app = App.from_config(cfg, _context(args, "create"))
     if args.once:
         summary = asyncio.run(app.run_once())
         print(json.dumps(summary))
-        return 3 if summary["errors"] else 0
+        return EX_UNAVAILABLE if summary["errors"] else 0
     else:
         asyncio.run(app.serve())
     return 0
+
+
+def _engine(args: argparse.Namespace, schema: str) -> Any:
+    from pbem.db.session import make_engine
+
+    return make_engine(config_mod.load(args.config).database.resolved().url, schema)  # type: ignore[arg-type]
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from pbem.db import schema
+
+    engine = _engine(args, "open")
+    try:
+        before, after = schema.upgrade(engine)
+    finally:
+        engine.dispose()
+    if before.revision == after.revision and before.state == "current":
+        print(f"database already at {after.revision} (newest)")
+    elif before.state == "empty":
+        print(f"database created at {after.revision}")
+    else:
+        print(f"database upgraded from {before.revision or 'before migrations'} to {after.revision}")
+    return 0
+
+
+def cmd_db_current(args: argparse.Namespace) -> int:
+    from pbem.db import schema
+
+    engine = _engine(args, "none")
+    try:
+        now = schema.version(engine)
+    finally:
+        engine.dispose()
+    print(now.text())
+    return 0 if now.state == "current" else 1
 
 
 def cmd_outbox_list(args: argparse.Namespace) -> int:
@@ -71,7 +114,7 @@ def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep:
-            raise UserError(f"{what} is KEY=VALUE, not {item!r}")
+            raise UsageError(f"{what} is KEY=VALUE, not {item!r}")
         out[key.strip()] = value.strip()
     return out
 
@@ -79,13 +122,24 @@ def _pairs(items: list[str] | None, what: str) -> dict[str, str]:
 def cmd_game_new(args: argparse.Namespace) -> int:
     from pbem.service import games
 
-    ctx = _context(args)
+    ctx = _context(args, "create")
     options = _pairs(args.option, "an option")
     policies = _pairs(args.policy, "a policy")
     specs = [games.SeatSpec.parse(s) for s in args.seat or []]
     game_id = games.create(ctx, args.kind, args.name, specs, deadline=args.deadline, options=options,
                            policies=policies)
     print(game_id)
+    if args.master:
+        from pbem.service import master
+
+        print(master.appoint(ctx, game_id, args.master))
+    return 0
+
+
+def cmd_game_master(args: argparse.Namespace) -> int:
+    from pbem.service import master
+
+    print(master.appoint(_context(args), args.id, args.email))
     return 0
 
 
@@ -157,7 +211,7 @@ def cmd_orders_check(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     if not path.exists():
-        raise PbemError(f"no such file: {path}")
+        raise UserError(f"no such file: {path}")
     ctx = _context(args) if args.game else None
     ok, text = checking.check_file(ctx, args.kind, path.read_text(encoding="utf-8", errors="replace"),
                                    game_id=args.game, seat=args.seat, lang=args.lang)
@@ -189,11 +243,30 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the usage error of sysexits (64) instead of 2."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EX_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from pbem import __version__
+
+    try:
+        return version("pbem")
+    except PackageNotFoundError:
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     def options(suppress: bool) -> argparse.ArgumentParser:
         # Sub-commands accept the options too; their defaults must not override a value
         # given before the sub-command, hence SUPPRESS there.
-        p = argparse.ArgumentParser(add_help=False)
+        p = _Parser(add_help=False)
         default: object = argparse.SUPPRESS if suppress else None
         p.add_argument("--config", metavar="PATH", default=default,
                        help="configuration file (default: $PBEM_CONFIG or config/pbem.toml)")
@@ -202,13 +275,22 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     common = options(suppress=True)
-    parser = argparse.ArgumentParser(prog="pbem", description="A play-by-email game server.",
-                                     parents=[options(suppress=False)])
+    parser = _Parser(prog="pbem", description="A play-by-email game server.",
+                     parents=[options(suppress=False)])
+    parser.add_argument("--version", action="version", version=f"pbem {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("serve", parents=[common], help="run the daemon (mail, deadlines, reminders)")
     p.add_argument("--once", action="store_true", help="one full cycle (fetch, process, resolve, send), then exit")
     p.set_defaults(func=cmd_serve)
+
+    db = sub.add_parser("db", parents=[common], help="the database's schema version")
+    dsub = db.add_subparsers(dest="db_command", required=True)
+    p = dsub.add_parser("upgrade", parents=[common],
+                        help="bring the database to this release's schema (makes it when there is none)")
+    p.set_defaults(func=cmd_db_upgrade)
+    p = dsub.add_parser("current", parents=[common], help="the database's schema version (exit 1: not the newest)")
+    p.set_defaults(func=cmd_db_current)
 
     box = sub.add_parser("outbox", parents=[common], help="the mail waiting to be sent, sent or failed")
     bsub = box.add_subparsers(dest="outbox_command", required=True)
@@ -235,6 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
                    help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
                         "warn_after=1 abandon_after=3 decision=12h")
+    p.add_argument("--master", metavar="EMAIL", help="the game's master by mail (mailed a GM secret)")
     p.set_defaults(func=cmd_game_new)
     p = gsub.add_parser("list", parents=[common], help="list games")
     p.set_defaults(func=cmd_game_list)
@@ -251,6 +334,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = gsub.add_parser("resume", parents=[common], help="resume a paused game")
     p.add_argument("id")
     p.set_defaults(func=cmd_game_resume)
+    p = gsub.add_parser("master", parents=[common],
+                        help="name the game's master by mail and mail them a new GM secret")
+    p.add_argument("id")
+    p.add_argument("email")
+    p.set_defaults(func=cmd_game_master)
     seat = gsub.add_parser("seat", parents=[common], help="the players holding a seat (teams)")
     ssub = seat.add_subparsers(dest="seat_command", required=True)
     p = ssub.add_parser("add", parents=[common], help="add a player to a seat (a welcome with their own secret)")
@@ -311,10 +399,11 @@ def main(argv: Sequence[str] | None = None, *, clock: Callable[[], datetime] | N
     if not args.verbose:
         logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
         logging.getLogger("apscheduler").setLevel(logging.WARNING)  # and the scheduler every run
+        logging.getLogger("alembic").setLevel(logging.WARNING)  # and the migrations their set-up
     try:
         return int(args.func(args))
     except PbemError as exc:
         print(f"pbem: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130

@@ -1,8 +1,9 @@
 """The configuration file (TOML), read strictly: an unknown key is an error.
 
-Relative paths are taken from the current directory, so that the default
-`config/pbem.toml` keeps its data under `./var/`.  Credentials for real mail
-servers never live in the file: it names the environment variables to read.
+Relative paths in the file (the SQLite database, the embedded maildir, the key file, a
+CA file) are taken from the folder of the file itself, never from the current
+directory: `pbem game list` run from elsewhere finds the same data. Credentials for
+real mail servers never live in the file: it names the environment variables to read.
 """
 
 from __future__ import annotations
@@ -200,6 +201,23 @@ class LimitsConfig:
 
 
 @dataclass(frozen=True)
+class ClubConfig:
+    """Sign-up by mail (docs: README, "Running a club"). ``signup``: who may JOIN or TAKEOVER,
+    as addresses (``ann@example.org``) or whole domains (``*@example.org``); empty: anybody."""
+
+    signup: tuple[str, ...] = ()
+    confirm_within: str = "48h"  # a one-time code (JOIN, TAKEOVER, ABSENCE, SET) expires after this
+
+    def may_sign_up(self, address: str) -> bool:
+        """Is ``address`` on the club's roster (an exact address, or ``*@domain``)?"""
+        if not self.signup:
+            return True
+        addr = address.strip().lower()
+        domain = addr.rpartition("@")[2]
+        return any(p.lower() == addr or p.lower() == f"*@{domain}" for p in self.signup)
+
+
+@dataclass(frozen=True)
 class RenderConfig:
     width: int = 1600
     workers: int = 1  # processes drawing report maps beside the daemon; 0 = a thread of the daemon
@@ -215,6 +233,7 @@ class Config:
     render: RenderConfig = field(default_factory=RenderConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
     source: str = "<defaults>"
 
     @property
@@ -296,7 +315,8 @@ def _validate(cfg: Config) -> None:
                  *(("games.reminders", r) for r in cfg.games.reminders),
                  ("outbox.retry_first", cfg.outbox.retry_first), ("outbox.retry_max", cfg.outbox.retry_max),
                  ("outbox.give_up", cfg.outbox.give_up), ("outbox.probe_max", cfg.outbox.probe_max),
-                 ("security.refusal_interval", cfg.security.refusal_interval)]
+                 ("security.refusal_interval", cfg.security.refusal_interval),
+                 ("club.confirm_within", cfg.club.confirm_within)]
     for key, text in durations:
         try:
             parse_duration(text)
@@ -308,6 +328,10 @@ def _validate(cfg: Config) -> None:
         raise ConfigError("render.workers must be 0 or more, render.width at least 200")
     if "@" not in cfg.server.address:
         raise ConfigError(f"server.address must be a mail address, not {cfg.server.address!r}")
+    for entry in cfg.club.signup:
+        local, at, domain = entry.partition("@")
+        if not at or not domain or "@" in domain or not local or (local != "*" and "*" in local):
+            raise ConfigError(f"club.signup: {entry!r} is neither an address nor *@domain")
 
 
 def from_mapping(data: Mapping[str, Any], source: str = "<mapping>") -> Config:
@@ -324,13 +348,42 @@ def config_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     return Path(env) if env else DEFAULT_PATH
 
 
+def _anchored(path: str, base: Path) -> str:
+    return path if not path or Path(path).is_absolute() else str(base / path)
+
+
+def anchor(cfg: Config, base: Path) -> Config:
+    """The configuration with its relative paths taken from ``base`` (the file's folder)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    database = cfg.database
+    try:
+        url = make_url(database.url)
+    except ArgumentError as exc:
+        raise ConfigError(f"database.url: {exc}") from None
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        if not Path(url.database).is_absolute():
+            database = dataclasses.replace(database, url=url.set(database=_anchored(url.database, base))
+                                           .render_as_string(hide_password=False))
+    mail = cfg.mail
+    mail = dataclasses.replace(
+        mail, embedded=dataclasses.replace(mail.embedded, maildir=_anchored(mail.embedded.maildir, base)),
+        imap=dataclasses.replace(mail.imap, ca_file=_anchored(mail.imap.ca_file, base)),
+        smtp=dataclasses.replace(mail.smtp, ca_file=_anchored(mail.smtp.ca_file, base)))
+    security = dataclasses.replace(cfg.security, key_file=_anchored(cfg.security.key_file, base))
+    return dataclasses.replace(cfg, database=database, mail=mail, security=security)
+
+
 def load(path: str | os.PathLike[str] | None = None) -> Config:
-    """Read the configuration; a missing default file means built-in defaults."""
+    """Read the configuration, its relative paths taken from the file's folder. A missing
+    file is an error naming where it was looked for."""
     target = config_path(path)
     if not target.exists():
         if path is None and not os.environ.get("PBEM_CONFIG"):
-            return from_mapping({}, "<defaults>")
-        raise ConfigError(f"configuration file not found: {target}")
+            raise ConfigError(f"no configuration file at {target.absolute()} (the default, as neither --config "
+                              "nor $PBEM_CONFIG was given); pass --config PATH or set PBEM_CONFIG")
+        raise ConfigError(f"configuration file not found: {target.absolute()}")
     try:
         data = tomllib.loads(target.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
@@ -340,6 +393,6 @@ def load(path: str | os.PathLike[str] | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{target}: {exc}") from exc
     try:
-        return from_mapping(data, str(target))
+        return anchor(from_mapping(data, str(target)), target.absolute().parent)
     except ConfigError as exc:
         raise ConfigError(f"{target}: {exc}") from None

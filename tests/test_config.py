@@ -15,7 +15,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_shipped_configurations_load() -> None:
     embedded = load(ROOT / "config" / "pbem.toml")
-    assert embedded.mail.backend == "embedded" and embedded.database.url.startswith("sqlite:///var/")
+    # relative paths are taken from the file's folder: the data lands in the checkout's var/
+    assert embedded.mail.backend == "embedded"
+    assert Path(embedded.database.url.removeprefix("sqlite:///")).resolve() == ROOT / "var" / "pbem.sqlite"
+    assert Path(embedded.mail.embedded.maildir).resolve() == ROOT / "var" / "mail"
     remote = from_mapping(tomllib.loads((ROOT / "deploy" / "pbem.remote.toml").read_text()), "remote")
     assert remote.mail.backend == "remote" and remote.mail.smtp.security == "starttls"
 
@@ -91,7 +94,7 @@ def test_a_huge_duration_on_the_command_line_is_a_user_error(tmp_path: Path) -> 
     for deadline in ("99999999999h", "9" * 300 + "h"):
         code = main(["--config", str(config), "game", "new", "kriegspiel", "--name", "x", "--seat",
                      "north=a@example.org", "--seat", "south=b@example.org", "--deadline", deadline])
-        assert code == 1
+        assert code == 65  # EX_DATAERR
     from pbem.errors import UserError
     from pbem.service.games import _duration
 

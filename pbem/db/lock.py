@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.engine import Engine, make_url
 
-from pbem.errors import StorageError
+from pbem.errors import DaemonLockedError
 
 _ADVISORY_KEY = 0x7062656D  # "pbem"
 
@@ -32,19 +32,19 @@ class DaemonLock:
             conn.commit()
             if not got:
                 conn.close()
-                raise StorageError("another pbem daemon is already serving this database")
+                raise DaemonLockedError("another pbem daemon is already serving this database")
             self._conn = conn
             return
         database = url.database or ""
         if not database or database == ":memory:":
             return
         path = Path(database).with_suffix(".daemon.lock")
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise StorageError(f"another pbem daemon is already serving {database} (lock {path})") from None
+            raise DaemonLockedError(f"another pbem daemon is already serving {database} (lock {path})") from None
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd

@@ -1,17 +1,29 @@
-"""The database engine: SQLite (WAL, foreign keys) or PostgreSQL, same tables."""
+"""The database engine: SQLite (WAL, foreign keys) or PostgreSQL, same tables.
+
+``schema`` says what opening may do to the database (`pbem.db.schema`): ``"upgrade"``
+makes or upgrades it (the library's default: tests, the demo, ``pbem db upgrade``),
+``"create"`` makes a missing one but refuses one that needs an upgrade (``serve``, ``game
+new``), ``"require"`` only opens an existing, current one (every other command), ``"none"``
+opens whatever is there (``db current``, ``status``), ``"open"`` the same but makes a
+missing SQLite file (``db upgrade``, which then runs `pbem.db.schema.upgrade`). A SQLite file and its folder are made
+0600 / 0700: they hold the game's secrets.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 
 from pbem.db import models  # noqa: F401  (registers the tables)
-from pbem.db.migrate import seed_holders, upgrade
-from pbem.errors import StorageError
+from pbem.errors import NoDatabaseError, PbemError, StorageError
+
+Schema = Literal["upgrade", "create", "require", "none", "open"]
+MAKERS = "`pbem serve`, `pbem db upgrade` or `pbem game new` make one"
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -23,27 +35,66 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def make_engine(url: str) -> Engine:
-    """Create the engine and the tables; a SQLite file gets its folder made."""
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None: another database, or SQLite in memory)."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return None
+    return Path(parsed.database)
+
+
+def _private_file(path: Path) -> None:
+    """Make the SQLite file (and its folder) before SQLite does, readable by us alone."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700)
+    if not path.exists():
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+
+
+def make_engine(url: str, schema: Schema = "upgrade") -> Engine:
+    """The engine, with the schema handled as ``schema`` says (module docstring)."""
+    from pbem.db import schema as versions
+
     try:
         parsed = make_url(url)
     except Exception as exc:  # sqlalchemy raises ArgumentError with a terse text
         raise StorageError(f"not a database URL: {url!r}") from exc
+    where = parsed.render_as_string(hide_password=True)
+    path = sqlite_path(url)
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        if path is not None:
+            if not path.exists() and schema in ("require", "none"):
+                raise NoDatabaseError(f"no database at {path.resolve()} ({MAKERS})")
+            _private_file(path)
+            where = str(path)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
         engine = create_engine(parsed, pool_pre_ping=True)
+    if schema in ("none", "open"):
+        return engine
     try:
-        SQLModel.metadata.create_all(engine)
-        upgrade(engine)
-        seed_holders(engine)
+        if schema == "upgrade":
+            versions.upgrade(engine)
+            return engine
+        state = versions.version(engine).state
+        if state == "empty" and schema == "create":
+            versions.create(engine)
+        elif state == "empty":
+            raise NoDatabaseError(f"no pbem tables in the database {where} ({MAKERS})")
+        else:
+            versions.require_current(engine, where)
+    except PbemError:
+        engine.dispose()
+        raise
     except Exception as exc:
-        raise StorageError(f"cannot open the database {parsed.render_as_string(hide_password=True)}: {exc}") from exc
+        engine.dispose()
+        raise StorageError(f"cannot open the database {where}: {exc}") from exc
     return engine
 
 

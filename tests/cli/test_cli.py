@@ -1,5 +1,6 @@
 """The command line as a user runs it (architecture 2.2): a real process, a real
-SQLite file, exit codes 0 ok, 1 user error (no traceback), 2 usage."""
+SQLite file, exit codes after sysexits (pbem.errors): 0 ok, 65 bad input (no traceback),
+64 usage, 78 configuration; 1 only for a check that says no."""
 
 from __future__ import annotations
 
@@ -43,26 +44,26 @@ def test_game_master_commands(config: Path) -> None:
     assert run("game", "pause", "k1", config=config).returncode == 0
     assert json.loads(run("game", "show", "k1", config=config).stdout)["status"] == "paused"
     again = run("game", "pause", "k1", config=config)
-    assert again.returncode == 1 and "not active" in again.stderr and "Traceback" not in again.stderr
+    assert again.returncode == 65 and "not active" in again.stderr and "Traceback" not in again.stderr
     assert run("game", "resume", "k1", config=config).returncode == 0
     missing = run("game", "show", "k99", config=config)
-    assert missing.returncode == 1 and "no game" in missing.stderr
+    assert missing.returncode == 65 and "no game" in missing.stderr
 
 
 def test_bad_requests_are_clear(config: Path, tmp_path: Path) -> None:
     wrong = run("game", "new", "chess", "--name", "x", "--seat", "a=b@c", config=config)
-    assert wrong.returncode == 1 and "unknown game kind 'chess'" in wrong.stderr and "kriegspiel" in wrong.stderr
+    assert wrong.returncode == 65 and "unknown game kind 'chess'" in wrong.stderr and "kriegspiel" in wrong.stderr
     seats = run("game", "new", "kriegspiel", "--name", "x", "--seat", "east=a@b.c", "--seat", "west=d@e.f",
                 config=config)
-    assert seats.returncode == 1 and "north, south" in seats.stderr
+    assert seats.returncode == 65 and "north, south" in seats.stderr
     bad = tmp_path / "bad.toml"
     bad.write_text('[mail]\nbakend = "embedded"\n', encoding="utf-8")
     result = run("game", "list", config=bad)
-    assert result.returncode == 1 and "unknown key mail.bakend" in result.stderr and "Traceback" not in result.stderr
-    assert run("game", config=config).returncode == 2  # usage
+    assert result.returncode == 78 and "unknown key mail.bakend" in result.stderr and "Traceback" not in result.stderr
+    assert run("game", config=config).returncode == 64  # usage
     policy = run("game", "new", "kriegspiel", "--name", "x", "--seat", "north=a@b.c", "--seat", "south=d@e.f",
                  "--policy", "abandon_after=zero", config=config)
-    assert policy.returncode == 1 and "abandon_after" in policy.stderr
+    assert policy.returncode == 65 and "abandon_after" in policy.stderr
 
 
 def test_orders_check_offline(tmp_path: Path, config: Path) -> None:
@@ -70,7 +71,7 @@ def test_orders_check_offline(tmp_path: Path, config: Path) -> None:
     good.write_text("Hi!\n\nGAME k1\nSEAT north x\nINFANTRY F10 G6 G7 G9 H5 H7 H8 H9 I6\nCAVALRY G3 G4 H3 H4\n"
                     "ARTILLERY G8\nHORSE-ARTILLERY H6\nRELAY D3\nHORSE-RELAY F5\nEND\n", encoding="utf-8")
     ok = run("orders", "check", "kriegspiel", str(good), config=config)
-    assert ok.returncode == 0 and "OK: 17 order(s) for north" in ok.stdout
+    assert ok.returncode == 0 and "Result: OK — 17 orders" in ok.stdout and "seat north" in ok.stdout
     bad = tmp_path / "bad.txt"
     bad.write_text("INFANTRY F10 G6 G7 G9 H5 H7 H8 H9 K6\nCAVALRY G3 G4 H3 H4\nARTILLERY G8\n"
                    "HORSE-ARTILLERY H6\nRELAY D3\nHORSE-RELAY F5\n", encoding="utf-8")
@@ -98,12 +99,12 @@ def test_teams_from_the_command_line(config: Path, tmp_path: Path) -> None:
     assert removed.returncode == 0, removed.stderr
     assert [h[2] for h in holders("north")] == ["removed", "active"]
     last = run("game", "seat", "remove", game_id, "north", "carla@example.org", config=config)
-    assert last.returncode == 1 and "only player" in last.stderr and "Traceback" not in last.stderr
+    assert last.returncode == 65 and "only player" in last.stderr and "Traceback" not in last.stderr
     unknown = run("game", "seat", "add", game_id, "east", "x@example.org", config=config)
-    assert unknown.returncode == 1 and "north, south" in unknown.stderr
+    assert unknown.returncode == 65 and "north, south" in unknown.stderr
     bad = run("game", "new", "kriegspiel", "--name", "x", "--seat", "north=anna@example.org,carla",
               "--seat", "south=b@example.org", config=config)
-    assert bad.returncode == 1 and "not a mail address" in bad.stderr
+    assert bad.returncode == 65 and "not a mail address" in bad.stderr
     import sqlite3
 
     with sqlite3.connect(tmp_path / "pbem.sqlite") as db:

@@ -41,7 +41,7 @@ def test_serve_once_exits_non_zero_and_says_what_to_fix(tmp_path: Path, capsys: 
                  "--seat", "north=anna@players.test", "--seat", "south=bruno@players.test"]) == 0
     capsys.readouterr()
 
-    assert main(["--config", config, "serve", "--once"]) == 3
+    assert main(["--config", config, "serve", "--once"]) == 69  # EX_UNAVAILABLE
     status = json.loads(capsys.readouterr().out)
     assert status["sent"] == 0
     assert [e.split(":")[0] for e in status["errors"]] == ["inbox", "outbox"]

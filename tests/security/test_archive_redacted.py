@@ -106,7 +106,7 @@ def test_the_command_line_refuses_and_redacts(ctx, clock, tmp_path: Path, capsys
     config = tmp_path / "pbem.toml"
     config.write_text(f'[database]\nurl = "{ctx.engine.url.render_as_string(hide_password=False)}"\n'
                       '[render]\nwidth = 400\n', encoding="utf-8")
-    assert main(["--config", str(config), "archive", "export", game_id, "--out", str(tmp_path / "a")]) == 1
+    assert main(["--config", str(config), "archive", "export", game_id, "--out", str(tmp_path / "a")]) == 65
     assert "has not ended" in capsys.readouterr().err
     assert main(["--config", str(config), "archive", "export", game_id, "--out", str(tmp_path / "a"), "--redacted"]) == 0
     assert json.loads((tmp_path / "a" / "game.json").read_text())["format"] == "pbem-archive-redacted-1"

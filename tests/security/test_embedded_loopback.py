@@ -38,5 +38,5 @@ def test_pbem_serve_on_a_public_address_stops_with_the_reason(tmp_path: Path, ca
     config.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/pbem.sqlite"\n'
                       f'[mail.embedded]\nhost = "0.0.0.0"\nimap_port = 0\nsmtp_port = 0\nmaildir = "{tmp_path}/mail"\n',
                       encoding="utf-8")
-    assert main(["--config", str(config), "serve", "--once"]) == 1
+    assert main(["--config", str(config), "serve", "--once"]) == 69  # EX_UNAVAILABLE: no mail server
     assert "binds loopback only" in capsys.readouterr().err

@@ -31,6 +31,7 @@ def _make_old(ctx: Context) -> None:
             conn.execute(text("UPDATE seat SET secret_hash = :h WHERE id = :i"), {"h": secret_hash, "i": seat_id})
         cascade = " CASCADE" if ctx.engine.dialect.name == "postgresql" else ""
         conn.execute(text(f"DROP TABLE holder{cascade}"))
+        conn.execute(text("DROP TABLE alembic_version"))  # that version had no migrations either
     ctx.engine.dispose()
 
 
