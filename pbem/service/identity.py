@@ -86,9 +86,27 @@ def identify(ctx: Context, session: Session, mail: IncomingMail, env: Envelope, 
     return (holder, None) if reason is None else (None, reason)
 
 
-def _other_layers(ctx: Context, session: Session, mail: IncomingMail, holder: Holder, raw: bytes | None) -> str | None:
+def identify_master(ctx: Context, session: Session, mail: IncomingMail, env: Envelope, game: Game,
+                    raw: bytes | None = None) -> str | None:
+    """None when a ``GM <secret>`` block may act as the game's master, else the reason: the
+    same layers as a seat's (one From; a registered address, here the game's master or
+    ``server.game_master``; the game's GM secret; DMARC and DKIM as configured), with the
+    ``gm-`` reasons. The game master has no reply token: the token layer does not apply."""
+    if len(mail.headers.get("from", ())) != 1:
+        return "gm-several-from"
+    sender = (mail.sender or "").strip().lower()
+    allowed = {a.strip().lower() for a in (game.master_address, ctx.config.server.game_master) if a.strip()}
+    if not sender or sender not in allowed:
+        return "gm-wrong-sender"
+    if not game.master_secret_hash or not check_secret(env.gm_secret, game.master_secret_hash):
+        return "gm-wrong-secret"
+    return _other_layers(ctx, session, mail, None, raw)
+
+
+def _other_layers(ctx: Context, session: Session, mail: IncomingMail, holder: Holder | None,
+                  raw: bytes | None) -> str | None:
     security = ctx.config.security
-    if security.reply_tokens:
+    if security.reply_tokens and holder is not None:
         reason = tokens.check(session, ctx, mail, holder)
         if reason is not None:
             return reason
@@ -121,6 +139,12 @@ def _recent_notice(session: Session, game: Game, seat_name: str, address: str, w
     return bool(count)
 
 
+def _games_of(session: Session, address: str) -> int:
+    """In how many games ``address`` holds a seat now."""
+    rows = session.exec(select(Holder.game_id).where(Holder.address == address, Holder.status == holders.ACTIVE))
+    return len(set(rows))
+
+
 def _notified(session: Session, seat: Seat, sender: str | None) -> list[Holder]:
     """Who is told of a refused mail for ``seat``: the sending holder alone, when the From
     is one of them; else (a stranger, or a forger) each holder of the seat."""
@@ -135,9 +159,13 @@ def refuse(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str)
     notices: list[tuple[str, str, str]] = []  # address, language, text
     if seat is not None:
         for holder in _notified(session, seat, mail.sender):
-            notices.append((holder.address, holder.language, t(
-                f"notice.refused.{why}", holder.language, game=game.id, seat=seat.name,
-                sender=quote(mail.sender, SENDER) or "—")))
+            text = t(f"notice.refused.{why}", holder.language, game=game.id, seat=seat.name,
+                     sender=quote(mail.sender, SENDER) or "—")
+            played = _games_of(session, holder.address) if why == "wrong-secret" else 0
+            if played > 1:  # a secret from another game's welcome is the likely mistake
+                text += "\n\n" + t("notice.secret_per_game", holder.language, count=played, game=game.id,
+                                    seat=seat.name)
+            notices.append((holder.address, holder.language, text))
     else:
         member = holders.in_game(session, game.id, mail.sender or "")
         if member:
@@ -149,6 +177,12 @@ def refuse(reply: Reply, game: Game, env: Envelope, seat: Seat | None, why: str)
     note = why + "".join(sorted({f"; {h}" for h in held if h}))
     log.info("game %s: refused mail from %s for seat %s: %s", game.id, mail.sender, env.seat, note)
     return Handled("refused", note, game.id)
+
+
+def notice(reply: Reply, game: Game, seat: Seat | None, why: str, to: str, lang: str, text: str) -> str:
+    """Queue one refusal notice under the rate limit (`_notice`): for the game master's
+    refusals too (`pbem.service.master`, ``seat`` None)."""
+    return _notice(reply, game, seat, why, to, lang, text)
 
 
 def _notice(reply: Reply, game: Game, seat: Seat | None, why: str, to: str, lang: str, text: str) -> str:

@@ -13,7 +13,7 @@ from pbem.core.codec import canonical_json
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game
 from pbem.mail.compose import Attachment, compose
-from pbem.service import outbox, tokens
+from pbem.service import outbox, threads, tokens
 from pbem.service.context import Context
 
 
@@ -37,13 +37,23 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
           game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
           references: Sequence[str] = (),
           auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated",
-          reply_to: str | None = None) -> str:
+          reply_to: str | None = None, seat: str | None = None) -> str:
     """Compose and enqueue one mail. With ``security.reply_tokens`` a mail to a seat's
-    address carries ``Reply-To: <the seat's token address>`` (unless ``reply_to`` is given)."""
+    address carries ``Reply-To: <the seat's token address>`` (unless ``reply_to`` is given).
+    A mail to a seat's player joins the seat's thread (`pbem.service.threads`): the first one
+    (the welcome) is its root, the others name the root first in References; ``seat`` says
+    which seat where the player holds two in one game."""
     reply_to = reply_to or tokens.reply_to_for(session, ctx, game, to)
+    own_id: str | None = None
+    root = threads.root_for(session, game, to, ctx.config.server.domain, seat) if game is not None else None
+    if root is not None:
+        if in_reply_to is None and not references and not threads.taken(session, root):
+            own_id = root
+        else:
+            in_reply_to, references = in_reply_to or root, [root, *references]
     message_id, raw = compose(
         sender=from_header(ctx), to=to, subject=subject, text=text, attachments=tuple(attachments),
-        in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
+        message_id=own_id, in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
         game_id=game.id if game is not None else None, domain=ctx.config.server.domain, date=ctx.now(),
         extra_headers=(("Reply-To", reply_to),) if reply_to else ())
     outbox.enqueue(session, ctx, message_id=message_id, raw=raw, recipients=[to], subject=subject, kind=kind,

@@ -13,6 +13,7 @@ from pbem.mail.parse import IncomingMail
 from pbem.mail.quote import safe_quote
 from pbem.service import limits, mailer
 from pbem.service.context import Context
+from pbem.service.texts import t
 
 
 #: How much of a stranger's word (a game id, a seat name, an address) an answer repeats.
@@ -24,6 +25,12 @@ def quote(text: str | None, limit: int = LINE) -> str:
     """What an answer may repeat of outside text: a short prefix, bidi controls and other
     control characters neutralised, an ellipsis where it was cut. Linear in ``limit``."""
     return safe_quote(text or "", limit)
+
+
+def line_label(line: int, lang: str) -> str:
+    """``line 4 of your orders`` (counted from the block's GAME line, see `pbem.mail.envelope`);
+    line 0 is the mail as a whole."""
+    return t("reply.line", lang, line=line) if line else t("reply.mail", lang)
 
 
 @dataclass(frozen=True)
@@ -52,13 +59,15 @@ class Reply:
     game: Game | None = None
     lang: str = "en"
     trusted: bool = False
+    seat: str | None = None  # the seat the mail acts for, once known: its answers join that seat's thread
 
     def send(self, to: str, subject_what: str, text: str, *, kind: str | None = None, attachments: Any = (),
              turn: int | None = None, unlimited: bool = False, thread: bool = True) -> bool:
         """Queue the answer; False when the reply limits hold it back (the loop breaker).
         ``unlimited``: an answer that must never be held back (the mail carrying a new secret).
-        ``thread=False``: a mail of its own, no In-Reply-To/References to a mail its reader may
-        never have seen (a stranger's)."""
+        ``thread=False``: no In-Reply-To/References to a mail its reader may never have seen (a
+        stranger's); a mail to a seat's player still joins that seat's thread (`mailer.queue`).
+        Threaded, References keep the chain: the seat's root, the mail's own References, the mail."""
         kind = kind or (limits.AUTHENTICATED if self.trusted else limits.STRANGER)
         if not unlimited and not limits.allow(self.session, self.ctx, to, kind):
             return False
@@ -69,5 +78,6 @@ class Reply:
         refs = [*self.mail.references, parent] if parent else list(self.mail.references)
         mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
                      attachments=attachments, in_reply_to=(parent or None) if thread else None,
-                     references=refs[-MAX_REFERENCES:] if thread else (), auto_submitted="auto-replied")
+                     references=refs[-MAX_REFERENCES:] if thread else (), auto_submitted="auto-replied",
+                     seat=self.seat)
         return True

@@ -25,7 +25,8 @@ def test_deferred_reports_are_built_once_from_their_own_phase(ctx, duel):  # typ
     assert reports.run_pending(ctx) == 2
     assert reports.run_pending(ctx) == 0  # nothing twice
     red = outbox(ctx, to=RED, kind="report")
-    assert [r.subject for r in red] == [f"[pbem] {game_id} turn 1 — report", f"[pbem] {game_id} turn 2 — report"]
+    assert [r.subject for r in red] == [f"[pbem] {game_id} turn 1 — report: red and blue played; next: turn 2, play",
+                                        f"[pbem] {game_id} turn 2 — report: red and blue played; next: turn 3, play"]
     first_view = json.loads(next(v for n, v in files_of(red[0]).items() if n.endswith(".json")))
     assert first_view["turn"] == 2 and [row[1] for row in first_view["last"]] == [3, 1]
     assert "PLAY 1 | PLAY 2 | PLAY 3" in text_of(red[0])  # what to order next, from that position

@@ -1,0 +1,90 @@
+"""HISTORY: the game's resolved turns as one seat may see them — for each, the orders, what
+came of them (the seat's own report of the position after it) and the dice.
+
+Without a turn number the mail lists every resolved turn, newest last; a long game gives the
+last turns that fit in `BUDGET` characters (at most `MAX_TURNS`) and says how to ask for an
+earlier one (``HISTORY <turn>``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, select
+
+from pbem.core.dice import Roll
+from pbem.core.rules import Rules
+from pbem.db.models import Game, PhaseRow, RollRow, Seat
+from pbem.service import store
+from pbem.service.reports import rolls_text, sealed_rolls
+from pbem.service.texts import t, text_of
+from pbem.service.timefmt import show
+
+#: The most turns one HISTORY mail lists.
+MAX_TURNS = 20
+#: Characters of turns one HISTORY mail lists at most (one turn is always listed whole).
+BUDGET = 40_000
+
+
+def phase_label(rules: Rules, game: Game, rows: Sequence[PhaseRow], row: PhaseRow, lang: str) -> str:
+    """The phase's name as the engine words it (``North to move``), from the position before it."""
+    before = next((r for r in reversed(rows) if r.seq < row.seq and r.state_json), None)
+    data = before.state_json if before is not None else game.initial_state_json
+    try:
+        label = rules.phase(rules.decode_state(json.loads(data))).label if data else None
+    except Exception:  # an old position the engine no longer reads: its stored name will do
+        label = None
+    return text_of(label, lang, rules.catalog) if label is not None else row.name
+
+
+def turn_text(session: Session, game: Game, rules: Rules, rows: Sequence[PhaseRow], row: PhaseRow, seat: Seat,
+              lang: str) -> list[str]:
+    """One resolved phase: its orders (a sealed phase's other sheets stay hidden), the position
+    after it as ``seat`` sees it, and its dice (secret rolls sealed until the seed is out)."""
+    lines = [t("history.phase", lang, turn=row.turn, phase=phase_label(rules, game, rows, row, lang),
+               resolved=show(row.resolved_at, game.timezone, lang), hash=row.hash[:16])]
+    for sheet in store.sheets_of_phase(session, game.id, row.seq):
+        if sheet.seat == seat.name or not row.sealed:
+            orders = sheet.canonical.replace("\n", "; ") or "—"
+            lines.append("  " + t("history.orders", lang, seat=sheet.seat, orders=orders, receipt=sheet.receipt))
+    if row.state_json:
+        view = rules.view(rules.decode_state(json.loads(row.state_json)), seat.name)
+        lines += ["  " + t("history.events", lang)]
+        lines += [f"    {x}".rstrip() for x in rules.describe(view, lang).splitlines()]
+    rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == row.seq)
+                         .order_by(col(RollRow.counter)))
+    lines += ["  " + t("history.dice", lang)]
+    lines += ["    " + x for x in rolls_text([Roll(x.counter, x.phase_seq, x.purpose, x.sides, x.value) for x in rolls],
+                                             lang, sealed_rolls(game, rules), rules.catalog)]
+    return lines
+
+
+def history_text(session: Session, game: Game, seat: Seat, lang: str, turn: int | None = None) -> str | None:
+    """The HISTORY answer; None when ``turn`` names no resolved turn."""
+    rules = store.rules_of(game)
+    rows = store.phases(session, game.id)
+    resolved = [r for r in rows if r.resolved_at is not None]
+    if turn is not None:
+        resolved = [r for r in resolved if r.turn == turn]
+        if not resolved:
+            return None
+    blocks = [turn_text(session, game, rules, rows, r, seat, lang) for r in resolved]
+    kept: list[list[str]] = []
+    size = 0
+    for block in reversed(blocks):  # the newest turns first, while they fit
+        length = sum(len(x) + 1 for x in block)
+        if kept and (len(kept) >= MAX_TURNS or size + length > BUDGET) and turn is None:
+            break
+        kept.insert(0, block)
+        size += length
+    lines = [t("history.head", lang, game=game.id, name=game.name)]
+    if not blocks:
+        lines += ["", t("history.none", lang)]
+    if len(kept) < len(blocks):
+        first_kept = resolved[len(blocks) - len(kept)]
+        lines += ["", t("history.window", lang, shown=len(kept), total=len(blocks),
+                        first=max(first_kept.turn - 1, resolved[0].turn))]
+    for block in kept:
+        lines += ["", *block]
+    return "\n".join(lines)
