@@ -23,11 +23,13 @@ from pbem.games.corteo.state import (
     RESERVE,
     Barricade,
     Fight,
+    Mobile,
     Note,
     PhaseLog,
     Smoke,
     State,
     Step,
+    Tally,
     Throw,
     Unit,
 )
@@ -107,6 +109,9 @@ class Board:
         self.throws: list[Throw] = []
         self.fights: list[Fight] = []
         self.notes: list[Note] = []
+        self.mobiles: dict[str, Mobile] = {m.id: m for m in state.mobiles}  # D: the mobile objectives
+        self.tally: list[Tally] = list(state.tally)
+        self.facts: set[str] = set(state.facts)
 
     def _changed(self) -> None:
         self._by_loc = None
@@ -193,7 +198,27 @@ class Board:
             return msg("err-blocked", hex=h.label)
         if self.at(h, other(side)):
             return msg("err-enemy-hex", hex=h.label)
+        if self.mobiles:
+            piece = self.mobile_on(h)
+            # D: the Corteo Presidenziale is the power's (OURS: the corteo may not walk through it); the
+            # rally's pieces "non [possono] cumularsi fra loro e con altre unità del potere"; a corteo
+            # unit that enters a rally hex sends the piece to hospital (plan_scenario.sweep).
+            if piece is not None and (piece.startswith("PRE") and side == CORTEO
+                                      or piece.startswith("COM") and side == POTERE):
+                return msg("err-mobile-hex", hex=h.label, piece=piece)
         return None
+
+    def mobile_on(self, h: Hex | str) -> str | None:
+        """The mobile objective on the hex, if any (D)."""
+        label = h if isinstance(h, str) else label_of(h)
+        for m in self.mobiles.values():
+            if m.status == "map" and m.loc == label:
+                return m.id
+        return None
+
+    def mobile_hex(self, pid: str) -> Hex | None:
+        m = self.mobiles[pid]
+        return hexof(m.loc) if m.status == "map" else None
 
     def step_cost(self, frm: Hex, to: Hex) -> Fraction:
         effect = NUMBERS.moves[self.terrain(to)]
@@ -458,7 +483,9 @@ class Board:
                       barricades=tuple(Barricade(h, n) for h, n in sorted(self.barricades.items())),
                       barricades_left=self.barricades_left, jams=tuple(sorted(self.jams)),
                       smoke=tuple(Smoke(h, u) for h, u in sorted(self.smoke.items())),
-                      covered=tuple(sorted(self.covered)), points=self.points, log=log[-12:])
+                      covered=tuple(sorted(self.covered)), points=self.points, log=log[-12:],
+                      mobiles=tuple(self.mobiles[m] for m in self.mobiles), tally=tuple(self.tally),
+                      facts=tuple(sorted(self.facts)))
         return replace(new, **changes)  # type: ignore[arg-type]
 
 

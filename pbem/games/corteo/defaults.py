@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.games.corteo import combat
+from pbem.games.corteo import combat, plan_scenario
 from pbem.games.corteo.board import city, open_neighbours
 from pbem.games.corteo.city import Hex, distance
 from pbem.games.corteo.orders import HeadComponent, Heads, Move
@@ -24,6 +24,7 @@ def complete(p: "Planner") -> None:
     stage = p.stage
     if stage == "setup":
         (_setup_corteo if p.seat == CORTEO else _setup_potere)(p)
+        plan_scenario.default_setup(p)
     elif stage == "corteo-movement":
         _corteo_movement(p)
     elif stage == "potere-movement":
@@ -48,8 +49,9 @@ def _setup_corteo(p: "Planner") -> None:
         if free:
             p.do_place(uid, free[0])
     if p.component is None:
-        p.component = "MOV"
-        p.orders.append(HeadComponent("MOV"))
+        sc = plan_scenario.of(p)
+        p.component = sc.heads[0] if sc is not None else "MOV"
+        p.orders.append(HeadComponent(p.component))
 
 
 def _setup_potere(p: "Planner") -> None:
@@ -65,6 +67,23 @@ def _setup_potere(p: "Planner") -> None:
     barracks = [h for c in sorted(city().caserme, key=lambda c: c.number) for h in c.hexes]
     wanted = {"piantoni": objectives, "vigili": gates + near_start + list(city().hexes),
               "celere": barracks, "carabinieri": barracks}
+    sc = plan_scenario.of(p)
+    if sc is not None:
+        # D: the scenario's order of service, row by row, on the places each row names.
+        where = {"objective": objectives, "vigili": gates + near_start + list(city().hexes), "caserma": barracks,
+                 "square": list(city().place_hexes(sc.square))}
+        for row in sc.setup:
+            done = 0
+            for uid in [u for u in b.ids(POTERE) if b.type(u).kind == row.kind and b.loc(u) == RESERVE
+                        and u not in p.placed]:
+                if done >= row.count:
+                    break
+                free = [h for h in where[row.where] if plan_scenario.setup_row(p, sc, uid, h) == row
+                        and p.check_place(uid, h) is None]
+                if free:
+                    p.do_place(uid, free[0])
+                    done += 1
+        return
     for kind, places in wanted.items():
         units = [u for u in b.ids(POTERE) if b.type(u).kind == kind and b.loc(u) == RESERVE and u not in p.placed]
         for uid in units:

@@ -4,7 +4,8 @@ Phases: ``setup`` (both sides place at once, sealed: 3a); then in each of the te
 ``corteo-movement`` (runs, moves, metro, throws, barricades, the Head), ``corteo-combat``,
 ``potere-movement`` (reinforcements, moves, throws), ``potere-combat``; a combat phase with
 nothing to fight is passed over; the hand closes after the power's turn; ``over`` after the
-tenth.  Options: ``mode`` basic/advanced (B, C) and the special rules 13a-13d.
+tenth.  Options: ``mode`` basic/advanced (B, C), the special rules 13a-13d and ``scenario``, one
+of section D's scenarios played on the advanced game (`pbem.games.corteo.scenario`).
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ from pbem.games.corteo import flow, play, report, texts
 from pbem.games.corteo.orders import MAX_ITEMS, ORDER_TYPES, Pass, parse_text
 from pbem.games.corteo.plan import Planner, plan_items
 from pbem.games.corteo.rules import NUMBERS
-from pbem.games.corteo.state import CODEC_TYPES, MODES, OPTIONS, RESERVE, SEATS, VERSION, State, Unit
+from pbem.games.corteo.scenario import scenario, scenarios
+from pbem.games.corteo.state import CODEC_TYPES, MODES, OPTIONS, RESERVE, SEATS, VERSION, Mobile, State, Unit
 from pbem.games.corteo.units import roster
 from pbem.games.corteo.view import build_view
 
 _YES = ("yes", "si", "sì", "on", "true", "1")
+SCENARIO_KEYS = tuple(scenarios())
 _NO = ("no", "off", "false", "0")
 
 
@@ -55,6 +58,7 @@ class CorteoRules(DataclassStorage):
             "short": OptionSpec("no", "13b: short throws", ("yes", "no")),
             "jams": OptionSpec("no", "13c: traffic jams", ("yes", "no")),
             "national": OptionSpec("no", "13d: a national march (forestieri, Finanza)", ("yes", "no")),
+            "scenario": OptionSpec("none", "D: a scenario on the advanced game", ("none",) + SCENARIO_KEYS),
         },
         id_prefix="c",
     )
@@ -83,9 +87,19 @@ class CorteoRules(DataclassStorage):
                 raise UserError(f"option {key} is yes or no, not {value!r}")
             if value in _YES:
                 chosen.append(key)
-        units = tuple(Unit(uid, RESERVE) for uid in roster("national" in chosen))
+        key = str(options.get("scenario", "none")).strip().lower()
+        if key in ("", "none", "no"):
+            key = ""
+        sc = scenario(key)
+        if key and sc is None:
+            raise UserError(f"scenario must be one of {', '.join(SCENARIO_KEYS)} (or none), not {key!r}")
+        if sc is not None and mode != "advanced":
+            raise UserError("a scenario is played on the advanced game (D): leave out mode=basic")
+        sets = tuple(s for s in sc.sets if s != "base") if sc is not None else ()
+        units = tuple(Unit(uid, RESERVE) for uid in roster("national" in chosen, sets))
+        pieces = tuple(Mobile(pid, "", "reserve") for m in (sc.mobiles if sc is not None else ()) for pid in m.ids())
         return State(VERSION, mode, tuple(chosen), units=units, runs_left=NUMBERS.runs,
-                     barricades_left=NUMBERS.barricades)
+                     barricades_left=NUMBERS.barricades, scenario=key, mobiles=pieces)
 
     def phase(self, state: State) -> Phase:
         return Phase(turn=state.hand, name=state.stage, awaiting=flow.awaiting(state), sealed=state.stage == "setup",

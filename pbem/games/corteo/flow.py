@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from pbem.core.dice import Dice
 from pbem.errors import RulesError
-from pbem.games.corteo import combat
+from pbem.games.corteo import combat, scenario_rules
 from pbem.games.corteo.board import Board, city
 from pbem.games.corteo.orders import BarracksOrder, Order, Push, Toward
 from pbem.games.corteo.plan import Planner, plan_orders
@@ -75,6 +75,7 @@ def play(state: State, sheets: dict[str, tuple[Order, ...]], dice: Dice) -> Stat
             changes["runs_left"] = state.runs_left - 1
         _cover_left_objectives(board)
         changes["held"] = tuple(h for h in state.held if board.at(h, CORTEO))
+    scenario_rules.phase_end(board, stage, tuple(changes.get("heads", state.heads)))  # type: ignore[arg-type]
     return _after(board, stage, **changes)
 
 
@@ -95,8 +96,9 @@ def _cover_left_objectives(board: Board) -> None:
         if o is None:
             continue
         board.covered.add(label)
-        board.points += o.value
-        board.notes.append(Note("note-covered", (("hex", label), ("points", str(o.value)), ("name", o.name))))
+        value = scenario_rules.objective_points(board.state, o)
+        board.points += value
+        board.notes.append(Note("note-covered", (("hex", label), ("points", str(value)), ("name", o.name))))
 
 
 def _national(state: State, side: str, dice: Dice) -> State:
@@ -147,6 +149,7 @@ def _after(board: Board, stage: str, **changes: object) -> State:
         if state.stage == "potere-movement" and stage.startswith("corteo-"):
             # 13a: smoke left by a calm stays until the end of the corteo's next turn.
             state = replace(state, smoke=tuple(s for s in state.smoke if s.until != "corteo"))
+            state = scenario_rules.amend(state, scenario_rules.turn_end)  # D: the corteo's turn is over
         return state
 
 
@@ -154,6 +157,8 @@ def end_of_hand(state: State) -> State:
     """12a: objectives with corteo units at the end of the hand are held (to leave and be covered);
     13a: the hand's smoke clears; 3a, 14: after the tenth hand the game ends."""
     board = Board(state)
+    scenario_rules.turn_end(board)  # D: the power's turn is over
+    scenario_rules.hand_end(board)
     held = tuple(sorted(h.label for h in city().objective_hexes
                         if h.label not in board.covered and board.at(h, CORTEO)))
     for label, until in list(board.smoke.items()):
@@ -164,9 +169,10 @@ def end_of_hand(state: State) -> State:
             h = city().parse(label)
             o = city().objective_at(h) if h is not None else None
             if o is not None:
+                value = scenario_rules.objective_points(state, o)
                 board.covered.add(label)
-                board.points += o.value
-                board.notes.append(Note("note-covered", (("hex", label), ("points", str(o.value)), ("name", o.name))))
+                board.points += value
+                board.notes.append(Note("note-covered", (("hex", label), ("points", str(value)), ("name", o.name))))
         final = result(board)
         new = board.frozen("end", True, stage="over", held=())
         return replace(new, result=final)

@@ -17,10 +17,11 @@ from fractions import Fraction
 from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
 from pbem.core.rules import Diagnostic
-from pbem.games.corteo import combat, throws
+from pbem.games.corteo import combat, mobiles, plan_scenario, throws
 from pbem.games.corteo.board import Board, city, hexof, other, open_neighbours
 from pbem.games.corteo.city import Hex, distance
 from pbem.games.corteo.orders import (
+    Activate,
     Attack,
     BarracksOrder,
     Build,
@@ -49,7 +50,7 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("setup", CORTEO): ("PLACE", "HEAD"),
     ("setup", POTERE): ("PLACE",),
     ("corteo-movement", CORTEO): ("RUN", "PLACE", "ENTER", "METRO", "MOVE", "THROW", "BARRICADE", "CLEAR", "JAM",
-                                  "HEAD"),
+                                  "HEAD", "ACTIVATE"),
     ("corteo-combat", CORTEO): ("ATTACK",),
     ("potere-movement", POTERE): ("PLACE", "MOVE", "THROW", "CLEAR", "JAM"),
     ("potere-combat", POTERE): ("ATTACK",),
@@ -76,6 +77,8 @@ def raw_of(order: Order) -> Raw:
         return Raw({Toward: "TOWARD", Push: "PUSH", Jam: "JAM"}[type(order)], hexes=(order.hex,))
     if isinstance(order, BarracksOrder):
         return Raw("BARRACKS", numbers=order.numbers)
+    if isinstance(order, Activate):
+        return Raw("ACTIVATE", (order.unit,))
     return Raw("RUN" if isinstance(order, Run) else "PASS")
 
 
@@ -185,6 +188,9 @@ class Planner:
     def _pass(self, item: Item) -> None:
         self.orders.append(Pass())
 
+    def _activate(self, item: Item) -> None:
+        plan_scenario.activate(self, item)
+
     # -- helpers ----------------------------------------------------------------------------------
     def _hex(self, item: Item, label: str) -> Hex | None:
         h = hexof(label)
@@ -238,6 +244,9 @@ class Planner:
     def _place(self, item: Item) -> None:
         uid, label = item.raw.units[0], item.raw.hexes[0]
         h = self._hex(item, label)
+        if h is not None and uid in self.board.mobiles:
+            plan_scenario.place_mobile(self, item, uid, h)
+            return
         if h is None or not self._own(item, uid, active=False):
             return
         problem = self.check_place(uid, h)
@@ -252,10 +261,19 @@ class Planner:
         kind = b.type(uid).kind
         if uid in self.placed:
             return msg("err-placed-twice", unit=uid)
+        sc = plan_scenario.of(self)
         if self.stage == "setup":
-            if self.seat == CORTEO:
+            if self.seat == CORTEO and b.counter(uid).set == "poc":
+                problem = plan_scenario.check_setup_dissident(h)
+                if problem:
+                    return problem
+            elif self.seat == CORTEO:
                 if h not in city().place_hexes(city().start):
                     return msg("err-setup-start", hex=h.label, place=city().start)
+            elif sc is not None:
+                problem = plan_scenario.check_setup_power(self, sc, uid, h)
+                if problem:
+                    return problem
             else:
                 if kind not in NUMBERS.setup:
                     return msg("err-setup-type", unit=uid)
@@ -290,6 +308,8 @@ class Planner:
                         return msg("err-reinforcement-type", kind=msg(f"unit-{kind}"))
             if h not in city().caserma_hexes:
                 return msg("err-setup-caserma", hex=h.label)
+            if b.mobile_on(h):
+                return msg("err-mobile-hex", hex=h.label, piece=b.mobile_on(h))
             if kind != "finanza" and any(b.type(x).kind == "finanza" and (x in self.placed or b.units[x].waiting)
                                          for x in b.present(h, POTERE)):
                 return msg("err-finanza-alone", hex=h.label)  # 13d: the Finanza placed there stands apart
@@ -316,6 +336,7 @@ class Planner:
         self.placed.add(uid)
         waiting = self.stage != "setup" and b.units[uid].loc == RESERVE and b.counter(uid).set in ("forestieri", "finanza")
         presidio = self.stage == "setup" and b.type(uid).kind == "piantoni"
+        waiting = waiting or (self.stage == "setup" and b.counter(uid).set == "poc")  # D: dissidents wait
         if waiting and self.dice is not None:  # 13d: "A questo punto ... tira il dado": even, in the game
             roll = self.dice.roll(TABLES.die, f"C 13d: does {uid} enter the game?")
             waiting = not TABLES.roll_succeeds("corteo-nazionale", roll)
@@ -336,6 +357,11 @@ class Planner:
             comps = {b.counter(u).component for u in b.ids(CORTEO) if b.counter(u).set == "base"}
             if item.raw.flag not in comps:
                 self.err(item, msg("err-head-unknown", component=item.raw.flag))
+                return
+            sc = plan_scenario.of(self)
+            if sc is not None and item.raw.flag not in sc.heads:
+                # D: "Testa di corteo possono essere solo le unità di ..."
+                self.err(item, msg("err-head-scenario", component=item.raw.flag, heads=" ".join(sc.heads)))
                 return
             self.component = item.raw.flag
             self.orders.append(HeadComponent(item.raw.flag))
@@ -424,6 +450,9 @@ class Planner:
 
     def _move(self, item: Item) -> None:
         uid = item.raw.units[0]
+        if uid in self.board.mobiles:
+            plan_scenario.move_mobile(self, item)
+            return
         if not self._own(item, uid) or not self._turn_of(item, uid):
             return
         b = self.board
@@ -465,6 +494,7 @@ class Planner:
         if b.type(uid).kind == "piantoni" and city().objective_at(end) is not None and not b.units[uid].presidio:
             b.units[uid] = replace(b.units[uid], presidio=True)  # 6b: back on an objective, bound again
         self.orders.append(Move(uid, tuple(h.label for h in hexes)))
+        plan_scenario.sweep(self, uid, tuple(hexes))
 
     def _throw(self, item: Item) -> None:
         """7: during movement, each throwing unit once, for half its points."""
@@ -525,6 +555,8 @@ class Planner:
                 or b.at(h):
             self.err(item, msg("err-barricade-here", hex=h.label, terrain=msg(f"terrain-{terrain}")))
             return
+        if self._near_presidential(item, h):
+            return
         b.barricades[h.label] = self.state.hand
         b.barricades_left -= 1
         self.spent[uid] = self.spent.get(uid, Fraction(0)) + NUMBERS.barricade_cost
@@ -583,10 +615,22 @@ class Planner:
         if problem:
             self.err(item, problem)
             return
+        if self._near_presidential(item, h):
+            return
         self.jam_tried = True
         if self.dice is not None:
             throws.try_jam(self.board, h, self.dice)
         self.orders.append(Jam(h.label))
+
+    def _near_presidential(self, item: Item, h: Hex) -> bool:
+        """D Internazionalista: "Entro 4 esa di distanza dal Corteo Presidenziale non si possono
+        erigere barricate o ingorghi." True (and the line refused) when ``h`` is that close."""
+        sc = plan_scenario.of(self)
+        piece = mobiles.near_presidential(self.board, sc, h) if sc is not None else None
+        if piece is not None and sc is not None:
+            self.err(item, msg("err-near-presidential", hex=h.label, piece=piece, reach=sc.number("no_pieces_reach")))
+            return True
+        return False
 
     # -- combat (8) ------------------------------------------------------------------------------------
     def _attack(self, item: Item) -> None:
@@ -667,7 +711,12 @@ def _all_neighbours(board: Board, uid: str) -> tuple[Hex, ...]:
 
 
 def reinforcement_due(state: State) -> int | dict[str, int] | None:
-    """6c / B 5: the points (advanced) or the units (basic) the power brings in this hand."""
+    """6c / B 5: the points (advanced) or the units (basic) the power brings in this hand; a
+    scenario's order of service (D) names the units."""
+    sc = plan_scenario.scenario(state.scenario)
+    if sc is not None:
+        listed = sc.reinforcements.get(state.hand)
+        return dict(listed) if listed is not None else None
     if state.mode == "advanced":
         return NUMBERS.reinforcement_points.get(state.hand)
     units = NUMBERS.reinforcement_units.get(state.hand)

@@ -7,10 +7,14 @@ returned is always legal; ``pick`` is the caller's seeded chooser (no ``random``
 from __future__ import annotations
 
 from pbem.core.rules import Chooser
-from pbem.games.corteo import flow
+from fractions import Fraction
+
+from pbem.games.corteo import flow, mobiles
 from pbem.games.corteo.board import city
+from pbem.games.corteo.city import distance
 from pbem.games.corteo.orders import parse_text
 from pbem.games.corteo.plan import Planner
+from pbem.games.corteo.scenario import scenario
 from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, State
 
 
@@ -28,6 +32,9 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
     if stage == "setup":
         if seat == CORTEO:
             comps = sorted({b.counter(u).component or "" for u in b.ids(CORTEO) if b.counter(u).set == "base"})
+            sc = scenario(state.scenario)
+            if sc is not None:
+                comps = list(sc.heads)  # D: the scenario's Head components
             candidates.append(f"HEAD {comps[pick(len(comps))]}")
     elif stage.endswith("-movement"):
         if seat == CORTEO and _chance(pick, 4):
@@ -58,6 +65,10 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
                 second = pick(len(heads))
                 if first != second:
                     candidates.append(f"HEAD {heads[first]} {heads[second]}")
+        if seat == POTERE and b.mobiles:
+            candidates += _mobile_moves(state, p, pick)
+        if seat == CORTEO:
+            candidates += [f"ACTIVATE {u}" for u in b.ids(CORTEO) if b.units[u].waiting and b.counter(u).set == "poc"]
         if seat == POTERE:
             reserve = [u for u in b.ids(POTERE) if b.loc(u) == RESERVE]
             for uid in reserve[:6]:
@@ -71,6 +82,32 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
     items, _ = parse_text("\n".join(candidates))
     kept = Planner(state, seat, lenient=True).run(items)
     return "\n".join(o.canonical() for o in kept.orders) or "PASS"
+
+
+def _mobile_moves(state: State, p: Planner, pick: Chooser) -> list[str]:
+    """D: the power moves its mobile objectives, mostly toward where they score (the presidential
+    motorcade East, the rally to the barracks), sometimes anywhere."""
+    sc = scenario(state.scenario)
+    out: list[str] = []
+    if sc is None:
+        return out
+    b = p.board
+    for pid in b.mobiles:
+        mk = sc.mobile(pid)
+        if mk is None or b.mobile_hex(pid) is None or _chance(pick, 4):
+            continue
+        paths = mobiles.reach(b, sc, pid, Fraction(mk.speed))
+        if not paths:
+            continue
+        reach = sorted(paths, key=lambda h: (h.row, h.col))
+        if _chance(pick, 3):
+            target = reach[pick(len(reach))]
+        elif mk.kind == "presidenziale":
+            target = max(reach, key=lambda h: (h.col, -abs(h.row - 12), h.row))
+        else:
+            target = min(reach, key=lambda h: (min(distance(h, c) for c in city().caserma_hexes), h))
+        out.append(f"MOVE {pid} " + " ".join(h.label for h in paths[target]))
+    return out
 
 
 __all__ = ["random_text", "POTERE"]

@@ -132,6 +132,28 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Mobile:
+    """A mobile objective of a scenario (D): a piece of the Corteo Presidenziale or of the
+    reactionary rally. Not a unit: no ZOC, no strength, no combat."""
+
+    id: str  # PRE1-PRE5, COM1-COM10
+    loc: str  # its hex (in a clinic: the clinic hex; gone or saved: the hex it left from)
+    status: str = "map"  # map | clinic (sent to hospital) | saved (in a barracks) | gone (off the East edge)
+    moved: int = 0  # the last hand it moved in
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Scenario points of one hand (D): who scores, why, how much."""
+
+    hand: int
+    side: str
+    key: str  # the reason (tally-<key> in the texts)
+    points: int
+    what: str = ""  # the piece, hex or line it was scored for
+
+
+@dataclass(frozen=True)
 class State:
     version: str
     mode: str  # "advanced" | "basic"
@@ -154,15 +176,26 @@ class State:
     standing_potere: Standing = field(default_factory=Standing)
     log: tuple[PhaseLog, ...] = ()
     result: Result | None = None
+    scenario: str = ""  # D: "" or a key of data/scenarios.toml
+    mobiles: tuple[Mobile, ...] = ()
+    tally: tuple[Tally, ...] = ()
+    facts: tuple[str, ...] = ()  # scenario facts that last: crossed lines, the rally dissolved, ...
 
     def has(self, option: str) -> bool:
         return option in self.options
+
+    def knows(self, fact: str) -> bool:
+        return fact in self.facts
+
+    def scored(self, side: str) -> int:
+        """The scenario points of ``side`` so far (D)."""
+        return sum(t.points for t in self.tally if t.side == side)
 
     def standing(self, side: str) -> Standing:
         return self.standing_corteo if side == CORTEO else self.standing_potere
 
 
 CODEC_TYPES: tuple[type, ...] = (State, Unit, Barricade, Smoke, Standing, Step, Throw, Fight, Note, PhaseLog,
-                                 Result)
+                                 Result, Mobile, Tally)
 
 __all__ = ["CORTEO", "POTERE", "SEATS", "State", "Unit", "VERSION"]

@@ -57,15 +57,26 @@ def counters(sets: tuple[str, ...]) -> tuple[Counter, ...]:
     return tuple(out)
 
 
+#: Every counter set, in the order that numbers the ids (a scenario's MOV asterisk units follow the base MOV).
+ALL_SETS: Final = ("base", "potere", "forestieri", "finanza", "asterisco", "poc")
+
+
 @cache
-def roster(national: bool) -> dict[str, Counter]:
-    """The counters of a game: the base corteo and the power (C 3a), plus C 13d's when chosen."""
-    sets = ("base", "potere") + (("forestieri", "finanza") if national else ())
-    return {c.id: c for c in counters(sets)}
+def roster(national: bool, extra: tuple[str, ...] = ()) -> dict[str, Counter]:
+    """The counters of a game: the base corteo and the power (C 3a), plus C 13d's when chosen and a
+    scenario's own sets (D: the asterisk MOV units, the POC dissidents)."""
+    wanted = {"base", "potere", *extra} | ({"forestieri", "finanza"} if national else set())
+    full = _full()
+    return {uid: c for uid, c in full.items() if c.set in wanted}
+
+
+@cache
+def _full() -> dict[str, Counter]:
+    return {c.id: c for c in counters(ALL_SETS)}
 
 
 def counter(unit_id: str) -> Counter:
-    full = roster(True)
+    full = _full()
     if unit_id not in full:
         raise KeyError(unit_id)
     return full[unit_id]

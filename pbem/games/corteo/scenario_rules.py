@@ -1,0 +1,177 @@
+"""The scenarios' points (D "Punteggi di vittoria"), scored on the board at the moments the text
+names: after a phase (lines crossed, the embassy reached), at the end of a side's turn (the Corteo
+Presidenziale in a corteo ZOC), at the end of a hand (the stop in front of the embassy, the rally's
+end, the rally pieces saved). Each entry of the running tally says the hand, the side and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from pbem.games.corteo.board import Board, city
+from pbem.games.corteo.city import Hex, Objective
+from pbem.games.corteo.scenario import Scenario, scenario
+from pbem.games.corteo.state import CORTEO, POTERE, Note, State, Tally
+
+LINES = ("mura", "fiume", "est")
+
+
+def objective_points(state: State, o: Objective) -> int:
+    """D: only the scenario's fixed objectives score; "Gli altri obiettivi della mappa non hanno
+    alcun valore, ma seguono le regole generali degli obiettivi"."""
+    sc = scenario(state.scenario)
+    if sc is None or o.category in sc.categories:
+        return o.value
+    return 0
+
+
+def _score(board: Board, side: str, key: str, points: int, what: str = "") -> None:
+    board.tally.append(Tally(board.state.hand, side, key, points, what))
+    board.notes.append(Note(f"note-tally-{key}", (("side", side), ("points", str(points)), ("what", what))))
+
+
+def amend(state: State, apply: Callable[[Board], None]) -> State:
+    """Play ``apply`` on a board of ``state``; its points, facts and notes join the state and the
+    record of the last phase."""
+    board = Board(state)
+    apply(board)
+    if not board.notes and board.tally == list(state.tally) and board.facts == set(state.facts):
+        return state
+    log = state.log
+    if log:
+        log = log[:-1] + (replace(log[-1], notes=log[-1].notes + tuple(board.notes)),)
+    return replace(state, tally=tuple(board.tally), facts=tuple(sorted(board.facts)), log=log,
+                   mobiles=tuple(board.mobiles[m] for m in board.mobiles))
+
+
+# -- after every phase ---------------------------------------------------------------------------------
+
+
+def phase_end(board: Board, stage: str, heads: tuple[str, ...] = ()) -> None:
+    sc = scenario(board.state.scenario)
+    if sc is None:
+        return
+    if sc.key == "internazionalista":
+        _crossing(board, sc, heads or board.state.heads)
+        _embassy(board, sc)
+        if stage == "potere-movement":
+            _stopped(board, sc)
+
+
+def _the_corteo(board: Board, heads: tuple[str, ...]) -> set[str]:
+    for group in board.aggregates():
+        if any(h in group for h in heads if board.on_map(h)):
+            return group
+    return set()
+
+
+def _crossing(board: Board, sc: Scenario, heads: tuple[str, ...]) -> None:
+    """D Internazionalista: "MURA, FIUME, BORDO EST DELLA MAPPA valgono 20 punti/vittoria per il
+    giocatore-corteo, se riesce a oltrepassarli con il Corteo (non con singole unità). Oltrepassarli
+    vuol dire occupare anche solo per un turno di gioco un esa oltre questi limiti della mappa con
+    qualsiasi unità del Corteo". OURS: the East edge is crossed by standing on its last column."""
+    reached: set[str] = set()
+    for uid in _the_corteo(board, heads):
+        h = board.hex(uid)
+        if h is None:
+            continue
+        part = city().part(h)
+        if part is not None and part >= 2:
+            reached.add("mura")
+        if part == 3:
+            reached.add("fiume")
+        if "E" in city().edges(h):
+            reached.add("est")
+    for line in LINES:
+        if line in reached and f"crossed-{line}" not in board.facts:
+            board.facts.add(f"crossed-{line}")
+            _score(board, CORTEO, "cross", sc.number("cross_points"), line)
+
+
+def _embassy(board: Board, sc: Scenario) -> None:
+    """D Internazionalista: the stop does not count if "la sede diplomatica è stata raggiunta e
+    occupata anche in un solo esa da unità del giocatore-corteo"."""
+    if "embassy-taken" in board.facts:
+        return
+    if any(board.at(label, CORTEO) for label in sc.hexes("embassy")):
+        board.facts.update({"embassy-taken", "stop-void"})
+        board.notes.append(Note("note-embassy-taken", (("hexes", " ".join(sc.hexes("embassy"))),)))
+
+
+def _stopped(board: Board, sc: Scenario) -> None:
+    """D Internazionalista: the stop does not count if "Il Corteo Presidenziale si ferma (non si
+    sposta nemmeno di un esa) ... in qualsiasi mano del gioco in esa che non siano quelli indicati"."""
+    if "stop-void" in board.facts:
+        return
+    stops = set(sc.hexes("stop_hexes"))
+    for m in board.mobiles.values():
+        if m.status == "map" and m.id.startswith("PRE") and m.moved != board.state.hand and m.loc not in stops:
+            board.facts.add("stop-void")
+            board.notes.append(Note("note-presidential-stopped", (("piece", m.id), ("hex", m.loc))))
+            return
+
+
+# -- at the end of a side's turn and of a hand -------------------------------------------------------
+
+
+def turn_end(board: Board) -> None:
+    """D Internazionalista: "UNITÀ DEL CORTEO PRESIDENZIALE valgono ciascuna 5 punti/vittoria per il
+    corteo, se qualsiasi unità del corteo riesce ad avere nella propria ZOC una unità del corteo
+    presidenziale. ... attribuiti al giocatore-corteo alla fine di ogni turno di gioco"."""
+    sc = scenario(board.state.scenario)
+    if sc is None or sc.key != "internazionalista":
+        return
+    zoc: set[Hex] = set()
+    for u in board.map_units(CORTEO):
+        if board.active(u):
+            zoc |= board.zoc(u)
+    for pid in sorted(board.mobiles):
+        h = board.mobile_hex(pid)
+        if h is not None and h in zoc:
+            _score(board, CORTEO, "zoc", sc.number("zoc_points"), pid)
+
+
+def hand_end(board: Board) -> None:
+    sc = scenario(board.state.scenario)
+    if sc is None:
+        return
+    if sc.key == "internazionalista":
+        _stop_points(board, sc)
+    elif sc.key == "antifascista":
+        _rally_end(board, sc)
+        _saved(board, sc)
+
+
+def _stop_points(board: Board, sc: Scenario) -> None:
+    """D Internazionalista: "10 punti/vittoria per ogni MANO di gioco in cui il giocatore-potere riesce
+    a far occupare alle unità il Corteo Presidenziale 5 esa davanti alla sede diplomatica di Bulvar
+    dei Cappuccini. Questi punti valgono dalla 7ª mano in poi"."""
+    if board.state.hand < sc.number("stop_from") or "stop-void" in board.facts:
+        return
+    if all(board.mobile_on(label) for label in sc.hexes("stop_hexes")):
+        _score(board, POTERE, "stop", sc.number("stop_points"), " ".join(sc.hexes("stop_hexes")))
+
+
+def _rally_end(board: Board, sc: Scenario) -> None:
+    """D Antifascista: "10 punti vittoria per il giocatore-potere se il comizio reazionario si scioglie
+    alla 5ª mano di gioco"."""
+    if board.state.hand == sc.number("rally_until") and "rally-dissolved" not in board.facts:
+        board.facts.add("rally-dissolved")
+        _score(board, POTERE, "rally-end", sc.number("dissolved_potere"))
+
+
+def _saved(board: Board, sc: Scenario) -> None:
+    """D Antifascista: "7 punti/vittoria per ciascuna delle unità reazionarie messe in salvo in questo
+    ordine: 6ª mano: almeno 1 ... 10ª mano almeno altre 3. Se in una mano il potere non riesce a mettere
+    in salvo le unità previste, non ottiene i punti". OURS: pieces saved in the fifth hand count in the
+    sixth; each piece saved in a hand that meets its quota scores."""
+    quota = {int(k): int(v) for k, v in sc.numbers["saved"].items()}.get(board.state.hand)
+    if quota is None:
+        return
+    new = [m.id for m in board.mobiles.values() if m.status == "saved" and f"counted-{m.id}" not in board.facts]
+    board.facts.update(f"counted-{pid}" for pid in new)
+    if len(new) >= quota and new:
+        _score(board, POTERE, "saved", sc.number("saved_points") * len(new), " ".join(sorted(new)))
+    else:
+        board.notes.append(Note("note-saved-short", (("count", str(len(new))), ("quota", str(quota)))))
