@@ -235,3 +235,12 @@ def echo_orders(rules: Any, canonical: str, written: str) -> str:
     except (ModuleNotFoundError, FileNotFoundError):
         return canonical
     return echo(canonical, written, pairs)
+
+
+def roll_notes(rules: Any, view: View, rolls: Sequence[Any], lang: str) -> dict[int, str]:
+    """What a roll's value meant, by roll counter, where the game says (Arditi: the number a draw
+    from the bag took); from the optional ``roll_notes(view, rolls) -> {counter: Message}`` hook."""
+    hook = getattr(rules, "roll_notes", None)
+    if hook is None:
+        return {}
+    return {counter: rules.catalog.text(note, lang) for counter, note in hook(view, rolls).items()}

@@ -17,14 +17,14 @@ import json
 import logging
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sqlmodel import Session, col, select
 
 from pbem.core.dice import Roll
 from pbem.core.i18n import Catalog
 from pbem.core.purposes import purpose_text
-from pbem.core.rules import Rules, View, seat_label
+from pbem.core.rules import Rules, View, roll_notes, seat_label
 from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
 from pbem.faults import checkpoint
 from pbem.mail.compose import Attachment
@@ -62,7 +62,8 @@ class Prepared:
     svgs: dict[str, str] = field(default_factory=dict)  # drawing key -> SVG
 
 
-def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = (), catalog: Catalog | None = None) -> list[str]:
+def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = (), catalog: Catalog | None = None,
+               notes: Mapping[int, str] | None = None) -> list[str]:
     """Every roll with its purpose (architecture 2.5), in the reader's language through the game's
     ``catalog``; a roll whose purpose begins with one of ``sealed`` keeps its value to itself (a
     shuffle: the value would show a hand or a pile, 2.4)."""
@@ -72,9 +73,13 @@ def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = (), cat
     def why(r: Roll) -> str:
         return purpose_text(catalog, r.purpose, lang) if catalog is not None else r.purpose
 
+    def shown(r: Roll) -> str:
+        line = t("report.roll", lang, counter=r.counter, purpose=why(r), sides=r.sides, value=r.value)
+        note = (notes or {}).get(r.counter)  # what the value meant: a draw's number (Arditi)
+        return f"{line} → {note}" if note else line
+
     return [t("report.roll_sealed", lang, counter=r.counter, purpose=why(r), sides=r.sides)
-            if sealed and r.purpose.startswith(tuple(sealed)) else
-            t("report.roll", lang, counter=r.counter, purpose=why(r), sides=r.sides, value=r.value) for r in rolls]
+            if sealed and r.purpose.startswith(tuple(sealed)) else shown(r) for r in rolls]
 
 
 def sealed_rolls(game: Game, rules: Rules) -> tuple[str, ...]:
@@ -101,7 +106,8 @@ def report_what(rules: Rules, state: Any, resolved: Sequence[PhaseRow], nxt: Pha
     after = text_of(label, lang, rules.catalog) if label is not None else nxt.name
     if not done:
         return t("subject.report_next", lang, turn=nxt.turn, phase=after)
-    return tn("subject.report_played", len(done), lang, seats=listed(done, lang), turn=nxt.turn, phase=after)
+    return tn("subject.report_played", len(done), lang, seats=listed([seat_label(rules, s, lang) for s in done], lang),
+              turn=nxt.turn, phase=after)
 
 
 def pending(ctx: Context, game_id: str | None = None) -> list[int]:
@@ -215,14 +221,16 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
                seat=seat_label(rules, seat.name, lang)), ""]
     done = list(dict.fromkeys(s for r in resolved for s in store.awaiting(r)))
     if done:  # the turn resolved, as the subject, HISTORY and the TURN line number it
-        lines += [tn("report.resolved", len(done), lang, turn=resolved[-1].turn, seats=listed(done, lang)), ""]
+        lines += [tn("report.resolved", len(done), lang, turn=resolved[-1].turn,
+                     seats=listed([seat_label(rules, s, lang) for s in done], lang)), ""]
     for row in resolved:
         for filed in store.sheets_of_phase(session, game.id, row.seq):
             if filed.source == "default":
                 lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
                                orders=filed.canonical.replace("\n", "; ") or "—"))
     lines += [rules.describe(view, lang), "", t("section.dice", lang)]
-    lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules), rules.catalog)]
+    lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules), rules.catalog,
+                                               roll_notes(rules, view, rolls, lang))]
     lines.append("")
     lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
     name = f"{game.id}-{stem(resolved[-1].turn, seat.name)}"

@@ -9,9 +9,10 @@ are guards to place or move, a ``police`` phase that awaits nobody; ``over`` at 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pbem.core.dice import Dice
-from pbem.core.i18n import Catalog, msg
+from pbem.core.i18n import Catalog, Message, msg
 from pbem.core.rules import (
     Chooser,
     Diagnostic,
@@ -26,7 +27,7 @@ from pbem.core.rules import (
 )
 from pbem.core.storage import DataclassStorage
 from pbem.errors import RulesError, UserError
-from pbem.games.arditi import flow, guide, play, report
+from pbem.games.arditi import draws, flow, guide, play, report
 from pbem.games.arditi.orders import MAX_ITEMS, ORDER_TYPES, Stay, parse_text
 from pbem.games.arditi.state import CODEC_TYPES, SEATS, VERSION, State
 from pbem.games.arditi.tables import NUMBERS
@@ -155,6 +156,10 @@ class ArditiRules(DataclassStorage):
     # -- what players see -------------------------------------------------------------
     def view(self, state: State, viewer: str | None) -> View:
         return build_view(state, viewer)
+
+    def roll_notes(self, view: View, rolls: Sequence[Any]) -> dict[int, Message]:
+        """The number each draw from the bag took, beside its die (see `draws`)."""
+        return draws.roll_notes(view, rolls)
 
     def describe(self, view: View, lang: str) -> str:
         return report.describe(self.catalog, view, lang)
