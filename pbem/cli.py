@@ -44,7 +44,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return EX_UNAVAILABLE if summary["errors"] else 0
     else:
-        asyncio.run(app.serve())
+        try:
+            asyncio.run(app.serve())
+        except KeyboardInterrupt:  # Ctrl-C before the daemon's own handler was in place
+            log.info("pbem stopped")
     return 0
 
 
@@ -227,6 +230,51 @@ def cmd_archive_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_status(args: argparse.Namespace) -> int:
+    from pbem.service import status
+    from pbem.service.context import system_clock
+
+    report = status.gather(config_mod.load(args.config), getattr(args, "clock", None) or system_clock)
+    print(json.dumps(report.as_dict(), indent=2) if args.json else report.text())
+    return 0 if report.ok else 1
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from pbem.service import backup
+
+    cfg = config_mod.load(args.config)
+    print(backup.backup(cfg.database.resolved().url, Path(args.out)))
+    return 0
+
+
+def cmd_outbox_drop(args: argparse.Namespace) -> int:
+    from pbem.service import failed
+
+    for r in failed.outbox_drop(_context(args), args.message_id):
+        print(f"dropped {r.message_id} ({r.kind} to {', '.join(json.loads(r.recipients_json))})")
+    return 0
+
+
+def cmd_mail_failed(args: argparse.Namespace) -> int:
+    from pbem.service import failed
+
+    rows = failed.inbound_failed(_context(args), limit=args.limit)
+    if not rows:
+        print("no failed mail")
+    for r in rows:
+        stamp = r.received_at.strftime("%Y-%m-%d %H:%M") if r.received_at else "-"
+        print(f"{r.id:6} {stamp} {r.sender or '-'} {r.subject[:60]!r} {r.message_id}")
+        print(f"{'':6} {r.note[:300]}")
+    return 0
+
+
+def cmd_mail_retry(args: argparse.Namespace) -> int:
+    from pbem.service import failed
+
+    print(failed.inbound_retry(_context(args), args.id))
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from pbem.service import verify
 
@@ -275,8 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     common = options(suppress=True)
-    parser = _Parser(prog="pbem", description="A play-by-email game server.",
-                     parents=[options(suppress=False)])
+    parser: argparse.ArgumentParser = _Parser(prog="pbem", description="A play-by-email game server.",
+                                              parents=[options(suppress=False)])
     parser.add_argument("--version", action="version", version=f"pbem {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -304,6 +352,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="only this game's mail")
     p.add_argument("--kind", help="only this kind: welcome, report, reply, reminder, notice, refusal")
     p.set_defaults(func=cmd_outbox_retry)
+    p = bsub.add_parser("drop", parents=[common], help="give up on queued or failed mail (it stays listed as dropped)")
+    p.add_argument("message_id", nargs="+", help="Message-IDs to drop")
+    p.set_defaults(func=cmd_outbox_drop)
+
+    p = sub.add_parser("status", parents=[common],
+                       help="database, mailbox, last cycle, outbox, failed mail, next deadline (exit 1: not healthy)")
+    p.add_argument("--json", action="store_true", help="as JSON, for monitoring")
+    p.set_defaults(func=cmd_status)
+    p = sub.add_parser("backup", parents=[common], help="a consistent copy of the database (SQLite file or pg_dump)")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p.set_defaults(func=cmd_backup)
+    mail = sub.add_parser("mail", parents=[common], help="inbound mail that went wrong")
+    msub = mail.add_subparsers(dest="mail_command", required=True)
+    p = msub.add_parser("failed", parents=[common], help="inbound mail stored as errors, newest first")
+    p.add_argument("--limit", type=int, default=50)
+    p.set_defaults(func=cmd_mail_failed)
+    p = msub.add_parser("retry", parents=[common], help="read an inbound mail stored as an error once more")
+    p.add_argument("id", type=int, help="its number in `pbem mail failed`")
+    p.set_defaults(func=cmd_mail_retry)
 
     game = sub.add_parser("game", parents=[common], help="create and manage games")
     gsub = game.add_subparsers(dest="game_command", required=True)

@@ -52,6 +52,23 @@ COMMANDS = {
     "leave": "LEAVE", "lascia": "LEAVE",
 }
 _CONFIRM = {"confirm", "conferma"}
+#: ``GM <secret>`` instead of SEAT: the game master's block (architecture 2.8).
+_GM = {"gm", "arbitro"}
+#: The game master's commands, read only in a block signed with GM (a seat's orders may use
+#: these words): keyword → canonical name.
+GM_COMMANDS = {
+    "extend": "EXTEND", "proroga": "EXTEND",
+    "pause": "PAUSE", "pausa": "PAUSE",
+    "resume": "RESUME", "riprendi": "RESUME",
+    "free": "FREE", "libera": "FREE",
+    "approve": "APPROVE", "approva": "APPROVE",
+    "replace": "REPLACE", "sostituisci": "REPLACE",
+    "end": "END", "fine": "END",
+    "announce": "ANNOUNCE", "annuncia": "ANNOUNCE",
+}
+#: How many words each game master's command takes after its keyword.
+_GM_ARITY = {"EXTEND": 1, "PAUSE": 0, "RESUME": 0, "FREE": 1, "APPROVE": 1, "REPLACE": 2, "END": 1, "ANNOUNCE": 0}
+_GM_ENDS = {"draw": "DRAW", "patta": "DRAW", "abandon": "ABANDON", "abbandono": "ABANDON"}
 _NEW = {"new", "nuovo"}
 
 #: Order lines read from one block: more is not a turn's orders but junk (10 MB of lines
@@ -89,6 +106,8 @@ class Envelope:
     problems: tuple[tuple[int, Message], ...] = ()
     found: bool = False
     club: ClubCommand | None = None  # a club command (pbem.mail.club): alone in the text, or in a block without SEAT
+    master: bool = False  # the block is signed ``GM <secret>``: the game master's (``command`` is a GM command)
+    gm_secret: str | None = None
 
     @property
     def errors(self) -> tuple[tuple[int, Message], ...]:
@@ -182,6 +201,8 @@ def _parse(text: str) -> Envelope:
     turn: int | None = None
     command: Command | None = None
     orders: list[tuple[int, str]] = []
+    master = False
+    gm_secret: str | None = None
     ended = False
     end_lineno = 0
     last_lineno = 1
@@ -202,6 +223,13 @@ def _parse(text: str) -> Envelope:
         elif line_depth:
             continue  # quoted lines inside an unquoted block are ignored
         content = _strip_comment(body)
+        if command is not None and command.name == "ANNOUNCE" and content.lower() not in _END:
+            # the announcement's own words up to END, blank lines and '#' kept
+            if len(body) > MAX_LINE or len(orders) >= MAX_ORDER_LINES:
+                problems.append((lineno, msg("envelope-too-many-lines", limit=MAX_ORDER_LINES)))
+                break
+            orders.append((lineno, body.rstrip()))
+            continue
         if not content:
             continue
         last_lineno = lineno
@@ -246,6 +274,23 @@ def _parse(text: str) -> Envelope:
             else:
                 turn = int(tokens[1])
             continue
+        if key in _GM:
+            if master or seat is not None:
+                problems.append((lineno, msg("envelope-gm-duplicate")))
+            elif len(tokens) < 2 or not normalise_secret("".join(tokens[1:])):
+                master = True
+                problems.append((lineno, msg("envelope-gm-secret-missing")))
+            else:
+                master, gm_secret = True, normalise_secret("".join(tokens[1:]))
+            continue
+        if master and key in GM_COMMANDS:
+            parsed = _gm_command(GM_COMMANDS[key], tokens, lineno, problems)
+            if parsed is not None:
+                if command is not None:
+                    problems.append((lineno, msg("envelope-command-duplicate", first=command.name, second=parsed.name)))
+                else:
+                    command = parsed
+            continue
         if key in COMMANDS:
             parsed = _command(COMMANDS[key], tokens, lineno, problems)
             if parsed is not None:
@@ -277,14 +322,19 @@ def _parse(text: str) -> Envelope:
             if tokens and _keyword(tokens[0]) in _GAME:
                 problems.append((end_lineno, msg("envelope-extra-block")))
                 break
-    if seat is None and command is None and orders:
+    if seat is None and command is None and orders and not master:
         club = parse_line(orders[0][1], game)  # GAME g / JOIN / END: a club command, not orders
         if club is not None:
             return Envelope(game=game, club=club, found=True)
-    if command is not None and orders:
+    if command is not None and orders and command.name != "ANNOUNCE":  # an announcement's lines are its text
         problems.append((orders[0][0], msg("envelope-command-with-orders", command=command.name)))
-    if game is not None and command is None and seat is None:
+    if game is not None and command is None and seat is None and not master:
         problems.append((1, msg("envelope-seat-missing")))
+    if master and seat is not None:
+        problems.append((1, msg("envelope-gm-duplicate")))
+    if master:
+        return Envelope(game=game, command=command, order_lines=tuple(orders), problems=tuple(problems),
+                        found=True, master=True, gm_secret=gm_secret)
     return Envelope(game=game, seat=seat, secret=secret, turn=turn, command=command,
                     order_lines=tuple(orders), problems=tuple(problems), found=True)
 
@@ -302,6 +352,22 @@ def _has_end(block_lines: list[str], depth: int) -> bool:
         if tokens and _keyword(tokens[0]) in _GAME:
             return False  # another block starts: this one has no END
     return False
+
+
+def _gm_command(name: str, tokens: list[str], lineno: int, problems: list[tuple[int, Message]]) -> Command | None:
+    """One of the game master's commands with exactly its words (``END DRAW``, ``REPLACE red a@b.c``)."""
+    args = tokens[1:]
+    if len(args) != _GM_ARITY[name]:
+        problems.append((lineno, msg("envelope-gm-arguments", command=name, count=_GM_ARITY[name],
+                                     text=safe_quote(" ".join(tokens)))))
+        return None
+    if name == "END":
+        end = _GM_ENDS.get(args[0].lower())
+        if end is None:
+            problems.append((lineno, msg("envelope-gm-end", text=safe_quote(args[0]))))
+            return None
+        return Command(name, end)
+    return Command(name, " ".join(args) or None)
 
 
 def _command(name: str, tokens: list[str], lineno: int,

@@ -21,7 +21,7 @@ from pbem.db.models import RollRow
 from pbem.core.rules import Rules
 from pbem.errors import GameStateError, VerifyError
 from pbem.render.raster import svg_to_png
-from pbem.service import store
+from pbem.service import store, votes
 from pbem.service.context import Context
 from pbem.service.replay import Step, replay
 from pbem.service.verify import REDACTED_FORMAT
@@ -64,6 +64,7 @@ def archive_data(ctx: Context, game_id: str) -> dict[str, Any]:
                      "status": game.status, "timezone": game.timezone, "commitment": game.commitment,
                      "seed": game.seed_hex if game.seed_revealed else None,
                      "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
+                     "votes": votes.listing(session, game.id),  # DRAW and CONCEDE, withdrawn ones too
                      "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at)},
             "initial_state": json.loads(game.initial_state_json),
             "genesis": genesis,

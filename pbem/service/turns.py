@@ -84,10 +84,10 @@ def _seat_rows(session: Session, game: Game) -> dict[str, Seat]:
 
 
 def ready(session: Session, game: Game, phase: PhaseRow) -> bool:
-    """Every awaited seat has a sheet on file, or has abandoned."""
+    """Every awaited seat has a sheet on file, or is out of play (abandoned, conceded)."""
     seats = _seat_rows(session, game)
     filed = {r.seat for r in store.sheets_of_phase(session, game.id, phase.seq)}
-    return all(s in filed or (s in seats and seats[s].status == "abandoned") for s in store.awaiting(phase))
+    return all(s in filed or (s in seats and seats[s].status != "active") for s in store.awaiting(phase))
 
 
 def resolve_if_ready(session: Session, ctx: Context, game: Game) -> bool:
@@ -165,8 +165,8 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
         waiting = [s for s in store.awaiting(nxt) if s not in seats or seats[s].status == "active"]
         if waiting:
             break
-        # Nobody to wait for (a server step, or only abandoned seats): go on at once.
-        if all(s.status == "abandoned" for s in seats.values()):
+        # Nobody to wait for (a server step, or only seats out of play): go on at once.
+        if all(s.status != "active" for s in seats.values()):
             game.status = "finished"
             game.finished_at = ctx.now()
             game.seed_revealed = True
