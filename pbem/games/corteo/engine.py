@@ -67,7 +67,8 @@ class CorteoRules(DataclassStorage):
         super().__init__(State, CODEC_TYPES, ORDER_TYPES)
         data = "pbem.games.corteo.data"
         self.catalog = (Catalog.from_package(data, "texts.toml")
-                        .merged(Catalog.from_package(data, "city_guide.toml")))
+                        .merged(Catalog.from_package(data, "city_guide.toml"))
+                        .merged(Catalog.from_package(data, "scenario_texts.toml")))
 
     # -- game flow ---------------------------------------------------------------------------------
     def new_game(self, seats: Sequence[str], options: Mapping[str, str]) -> State:

@@ -52,6 +52,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.core.i18n import Catalog, normalise_language
+from pbem.games.corteo import render_scenario
 from pbem.games.corteo.city import ROW_LETTERS, Hex
 from pbem.render import svg, theme
 from pbem.render.svg import wrap as _wrap, Path, Point
@@ -89,10 +90,12 @@ def _title(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
         parts.append(_maybe(catalog, lang, f"map-mode-{mode}", mode))
     out.append(svg.text(x, 38, " · ".join(parts), font_size=17, fill=theme.INK))
     viewer = view.get("viewer")
+    right = WIDTH - PAD
     if viewer in (CORTEO, POTERE):
-        out.append(svg.text(WIDTH - PAD, 38, _text(catalog, lang, "map-for",
-                                                   side=_text(catalog, lang, f"map-side-{viewer}")),
-                            font_size=13, fill=theme.INK_SOFT, text_anchor="end"))
+        label = _text(catalog, lang, "map-for", side=_text(catalog, lang, f"map-side-{viewer}"))
+        out.append(svg.text(WIDTH - PAD, 38, label, font_size=13, fill=theme.INK_SOFT, text_anchor="end"))
+        right -= svg.text_width(label, 13) + 24
+    out.append(render_scenario.title(view, catalog, lang, right))  # D: the scenario's running tally
     return "".join(out)
 
 
@@ -279,7 +282,9 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     window = _window_hexes(dgeo)
 
     # The whole map.
-    whole = [_draw_zoc(WHOLE, view, None), _draw_pieces(WHOLE, view, None, 0.5), _draw_units(WHOLE, units, False, None),
+    places, mobiles = render_scenario.draw(WHOLE, view, None, False)
+    whole = [_draw_zoc(WHOLE, view, None), _draw_pieces(WHOLE, view, None, 0.5), places,
+             _draw_units(WHOLE, units, False, None), mobiles,
              _draw_record(WHOLE, view, False).svg()]
     # The detail's frame on the whole map.
     x0 = (VIEW_X - ox) / r * R + MAP_X
@@ -301,8 +306,9 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     canvas.add(svg.static_block(svg.group([_detail_terrain(code, ox, oy, r)], clip_path="url(#detail-clip)")),
                layer="ground")
     record = _draw_record(dgeo, view, True, _text(catalog, code, "map-arrested").replace("[unit]", "{unit}"))
-    body = [_draw_zoc(dgeo, view, window), _draw_pieces(dgeo, view, window, 1.0), record.under(),
-            _draw_units(dgeo, units, True, window), record.over()]
+    places, mobiles = render_scenario.draw(dgeo, view, window, True)
+    body = [_draw_zoc(dgeo, view, window), _draw_pieces(dgeo, view, window, 1.0), places, record.under(),
+            _draw_units(dgeo, units, True, window), mobiles, record.over()]
     canvas.add(svg.group(body, clip_path="url(#detail-clip)"), layer="detail")
     canvas.add(svg.rect(VIEW_X, VIEW_Y, VIEW_W, VIEW_H, fill="none", stroke=DETAIL_FRAME, stroke_width=2,
                         stroke_dasharray="9 5"), layer="detail")

@@ -442,7 +442,7 @@ class _Record:
         if u is not None and u.get("side") in (CORTEO, POTERE):
             return str(u["side"])
         code = uid.rstrip("0123456789")
-        return POTERE if code in ("BL", "CE", "LA", "CA", "PI", "VI", "FI") else CORTEO
+        return POTERE if code in ("BL", "CE", "LA", "CA", "PI", "VI", "FI", "PRE", "COM") else CORTEO
 
     def prison_point(self) -> Point:
         hexes = _city().prison_hexes

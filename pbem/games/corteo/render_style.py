@@ -174,7 +174,7 @@ def _catalog() -> Catalog:
         base = Catalog.from_package("pbem.games.corteo.data")
     except (FileNotFoundError, OSError):
         base = Catalog()
-    return base.merged(_render_texts())
+    return base.merged(_render_texts()).merged(Catalog.from_package("pbem.games.corteo.data", "scenario_texts.toml"))
 
 
 def _text(catalog: Catalog, lang: str, key: str, **args: object) -> str:

@@ -42,6 +42,8 @@ def log_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
             args = dict(n["args"])
             if "phase" in args:
                 args["phase"] = t(f"phase-{args['phase']}")
+            if n["key"] == "note-tally-cross":
+                args["what"] = t(f"line-{args.get('what', '')}")
             lines.append("  " + t(n["key"], **args))
         if lines:
             out.append(t("report-phase", phase=t(f"phase-{entry['phase']}"), hand=entry["hand"]))
@@ -84,12 +86,47 @@ def position_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
     if view["held"]:
         pieces.append(t("report-held", hexes=" ".join(view["held"])))
     out += pieces
+    out += scenario_lines(t, view)
+    return out
+
+
+def scenario_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
+    """D: the scenario, its points so far hand by hand, its mobile objectives and dissidents."""
+    sc = view.get("scenario")
+    if not sc:
+        return []
+    out = ["", t("report-scenario", name=t(f"scenario-{sc['key']}"), categories=", ".join(sc["categories"])),
+           t("report-tally", corteo=sc["points"]["corteo"], potere=sc["points"]["potere"])]
+    for e in sc["tally"]:
+        what = t(f"line-{e['what']}") if e["key"] == "cross" else e["what"]
+        out.append(t("report-tally-line", hand=e["hand"], side=e["side"], points=e["points"],
+                     why=t(f"tally-{e['key']}", what=what)))
+    kinds: dict[str, list[str]] = {}
+    for m in sc["mobiles"]:
+        kinds.setdefault(m["kind"], []).append(t(f"report-mobile-{m['status']}", piece=m["id"], hex=m["loc"]))
+    for kind, pieces in kinds.items():
+        out.append(t("report-mobiles", name=t(f"mobile-{kind}"), pieces="; ".join(pieces)))
+    facts = set(sc["facts"])
+    if sc["stop_hexes"]:
+        out.append(t("report-stop", hexes=" ".join(sc["stop_hexes"]),
+                     state=t("report-stop-void" if "stop-void" in facts else "report-stop-open")))
+        lines = [t(f"line-{x}") for x in ("mura", "fiume", "est") if f"crossed-{x}" in facts]
+        out.append(t("report-lines", lines=", ".join(lines) or "-"))
+    if sc["key"] == "antifascista":
+        out.append(t("report-rally", square=sc["square"],
+                     state=t("report-rally-over" if facts & {"rally-dissolved", "rally-over"} else "report-rally-on")))
+        waiting = [u["id"] for u in view["units"] if u.get("dissident") and u["waiting"]]
+        if waiting:
+            out.append(t("report-dissidents", units=" ".join(waiting)))
     return out
 
 
 def describe(catalog: Catalog, view: View, lang: str) -> str:
     t = translator(catalog, lang)
-    out = [t("report-title", hand=view["hand"], mode=t(f"mode-{view['mode']}")), ""]
+    mode = t(f"mode-{view['mode']}")
+    if view.get("scenario"):
+        mode += ", " + t(f"scenario-{view['scenario']['key']}")
+    out = [t("report-title", hand=view["hand"], mode=mode), ""]
     happened = log_lines(t, view)
     if happened:
         out += happened + [""]

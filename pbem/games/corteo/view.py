@@ -12,6 +12,7 @@ from typing import Any
 
 from pbem.core.rules import View
 from pbem.games.corteo.board import Board, city
+from pbem.games.corteo.scenario import scenario
 from pbem.games.corteo.score import potere_points
 from pbem.games.corteo.tables import TABLES
 from pbem.games.corteo.state import CORTEO, POTERE, PRISON, RESERVE, Fight, PhaseLog, State, Throw, off_parts
@@ -56,6 +57,29 @@ def focus(state: State) -> list[str] | None:
     return sorted(hexes) or None
 
 
+def _scenario(state: State) -> dict[str, Any] | None:
+    """D: what the scenario adds: its mobile objectives, places, running tally and lasting facts."""
+    sc = scenario(state.scenario)
+    if sc is None:
+        return None
+    return {
+        "key": sc.key,
+        "heads": list(sc.heads),
+        "categories": list(sc.categories),
+        "square": sc.square,
+        "square_hexes": [h.label for h in city().place_hexes(sc.square)],
+        "stop_hexes": list(sc.hexes("stop_hexes")),
+        "embassy": list(sc.hexes("embassy")),
+        "clinics": [h.label for h in city().clinic_hexes] if sc.key == "antifascista" else [],
+        "mobiles": [{"id": m.id, "kind": mk.kind, "loc": m.loc, "status": m.status, "speed": mk.speed}
+                    for m in state.mobiles for mk in (sc.mobile(m.id),) if mk is not None],
+        "tally": [{"hand": t.hand, "side": t.side, "key": t.key, "points": t.points, "what": t.what}
+                  for t in state.tally],
+        "points": {"corteo": state.scored(CORTEO), "potere": state.scored(POTERE)},
+        "facts": [f for f in state.facts if not f.startswith("counted-")],
+    }
+
+
 def build_view(state: State, viewer: str | None) -> View:
     board = Board(state)
     corteo = board.corteo()
@@ -68,7 +92,7 @@ def build_view(state: State, viewer: str | None) -> View:
         units.append({"id": uid, "type": t.key, "kind": t.kind, "side": c.side, "component": c.component,
                       "speed": t.speed, "power": t.power, "loc": u.loc, "panicked": u.panicked,
                       "presidio": u.presidio, "waiting": u.waiting, "head": uid in heads,
-                      "in_corteo": uid in corteo, "throws": t.throw_range,
+                      "in_corteo": uid in corteo, "throws": t.throw_range, "dissident": c.set == "poc",
                       "colour": TABLES.component(c.component).colour if c.component else "potere",
                       "off": {"edge": off[0], "part": off[1], "back": off[2]} if off else None})
     zoc = {side: sorted(h.label for h in board.enemy_zoc(other_side))
@@ -101,7 +125,8 @@ def build_view(state: State, viewer: str | None) -> View:
         "zoc": zoc,
         "prison": board.at(PRISON),
         "reserve": board.at(RESERVE),
-        "score": {"corteo": state.points, "potere": potere_points(board, final=False)},
+        "score": {"corteo": state.points + state.scored(CORTEO), "potere": potere_points(board, final=False)},
+        "scenario": _scenario(state),
         "log": [_log(p) for p in state.log],
         "focus": focus(state),
         "outcome": outcome,
