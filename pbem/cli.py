@@ -130,7 +130,7 @@ def cmd_game_new(args: argparse.Namespace) -> int:
     policies = _pairs(args.policy, "a policy")
     specs = [games.SeatSpec.parse(s) for s in args.seat or []]
     game_id = games.create(ctx, args.kind, args.name, specs, deadline=args.deadline, options=options,
-                           policies=policies)
+                           policies=policies, open_all=args.open)
     print(game_id)
     if args.master:
         from pbem.service import master
@@ -198,6 +198,38 @@ def cmd_game_seat_remove(args: argparse.Namespace) -> int:
     from pbem.service import teams
 
     print(teams.remove(_context(args), args.id, args.seat, args.email))
+    return 0
+
+
+def cmd_game_start(args: argparse.Namespace) -> int:
+    from pbem.service import signup
+
+    print(signup.start(_context(args), args.id))
+    return 0
+
+
+def cmd_game_seat_free(args: argparse.Namespace) -> int:
+    from pbem.service import signup
+
+    print(signup.free(_context(args), args.id, args.seat))
+    return 0
+
+
+def cmd_player_list(args: argparse.Namespace) -> int:
+    from pbem.service import players
+
+    rows = players.player_list(_context(args))
+    if not rows:
+        print("no players")
+    for p in rows:
+        print(f"{p['address']:32} {p['language']:3} {p['timezone'] or '-':20} {p['seats']:3} seat(s)  {p['name']}")
+    return 0
+
+
+def cmd_player_show(args: argparse.Namespace) -> int:
+    from pbem.service import players
+
+    print(json.dumps(players.player_show(_context(args), args.address), indent=2, ensure_ascii=False))
     return 0
 
 
@@ -378,12 +410,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kind", help="the game: kriegspiel, ...")
     p.add_argument("--name", required=True, help="the game's name")
     p.add_argument("--seat", action="append", metavar="SEAT=EMAIL[:LANG][,EMAIL[:LANG]...]",
-                   help="a seat and its player (repeat for each seat); a team: several players, comma-separated")
+                   help="a seat and its player (repeat for each seat); a team: several players, comma-separated; "
+                        "SEAT=open: a seat for sign-up by mail (JOIN)")
+    p.add_argument("--open", action="store_true",
+                   help="every seat of the game not named by --seat is open for sign-up by mail; "
+                        "the game starts when the last is taken (or with `pbem game start`)")
     p.add_argument("--deadline", metavar="DURATION", help="turn length, e.g. 72h (default from the config)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
                    help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
-                        "warn_after=1 abandon_after=3 decision=12h")
+                        "warn_after=1 abandon_after=3 decision=12h takeover=auto|approve")
     p.add_argument("--master", metavar="EMAIL", help="the game's master by mail (mailed a GM secret)")
     p.set_defaults(func=cmd_game_new)
     p = gsub.add_parser("list", parents=[common], help="list games")
@@ -406,8 +442,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     p.add_argument("email")
     p.set_defaults(func=cmd_game_master)
+    p = gsub.add_parser("start", parents=[common],
+                        help="start an open game with the seats taken so far (where its rules allow that few)")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_game_start)
     seat = gsub.add_parser("seat", parents=[common], help="the players holding a seat (teams)")
     ssub = seat.add_subparsers(dest="seat_command", required=True)
+    p = ssub.add_parser("free", parents=[common],
+                        help="remove a seat's players (they are told) and open it for takeover by mail")
+    p.add_argument("id")
+    p.add_argument("seat")
+    p.set_defaults(func=cmd_game_seat_free)
     p = ssub.add_parser("add", parents=[common], help="add a player to a seat (a welcome with their own secret)")
     p.add_argument("id")
     p.add_argument("seat")
@@ -424,6 +469,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("seat")
     p.add_argument("email", nargs="?", help="only this player of the seat (default: all of them)")
     p.set_defaults(func=cmd_game_seat_reset)
+
+    player = sub.add_parser("player", parents=[common], help="the club's players")
+    psub = player.add_subparsers(dest="player_command", required=True)
+    p = psub.add_parser("list", parents=[common], help="every player: language, time zone, seats held")
+    p.set_defaults(func=cmd_player_list)
+    p = psub.add_parser("show", parents=[common],
+                        help="one player: seats, absences, deadlines met and missed")
+    p.add_argument("address")
+    p.set_defaults(func=cmd_player_show)
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)
