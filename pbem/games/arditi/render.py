@@ -268,6 +268,19 @@ def _committee_icon(cx: float, cy: float, seat: str, facing: tuple[float, float]
     return "".join(out)
 
 
+def wrap_labels(a: int, b: int) -> list[tuple[float, float, str]]:
+    """The labels of a link across the edge, at both ends: each names the square on the other side."""
+    out = []
+    for here, there in ((a, b), (b, a)):
+        ray, ring = ray_ring(here)
+        if ring == 1:  # inside the rim, beside the square's own number
+            lx, ly = polar(angle(ray - 0.5 + 0.3), R_OUT - 11)
+        else:  # inside the central square
+            lx, ly = polar(angle(ray - 0.5), R_IN - 20)
+        out.append((lx, ly + 3.5, f"↔{there}"))
+    return out
+
+
 class _Snakes:
     """All cortei: bands, discs, committees, fronts."""
 
@@ -288,13 +301,7 @@ class _Snakes:
                 p.segment(centre(prev), edge_point(prev))
                 p.segment(edge_point(sq), centre(sq))
                 # Where the corteo goes on across the edge: the square on the other side.
-                for here, there in ((prev, sq), (sq, prev)):
-                    ray, ring = ray_ring(here)
-                    if ring == 1:  # inside the rim, beside the square's own number
-                        lx, ly = polar(angle(ray - 0.5 + 0.3), R_OUT - 11)
-                    else:  # inside the central square
-                        lx, ly = polar(angle(ray - 0.5), R_IN - 20)
-                    self.wrap_labels.append((lx, ly + 3.5, f"↔{there}"))
+                self.wrap_labels += wrap_labels(prev, sq)
                 run = [centre(sq)]
             else:
                 run.append(centre(sq))
@@ -374,7 +381,9 @@ def _guards(guards: list[dict[str, Any]]) -> str:
             + svg.text_run(labels, font_size=22, fill="#ffffff"))
 
 
-def _last_move(move: Mapping[str, Any]) -> str:
+def _last_move(move: Mapping[str, Any], labels: list[tuple[float, float, str]]) -> str:
+    """The move's dashed path; a step across the edge adds its labels at both ends to ``labels``
+    (the docs promise them; two bare stubs would not say where the move went)."""
     path = _squares(move.get("path"))
     out: list[str] = []
     if len(path) > 1:
@@ -385,6 +394,7 @@ def _last_move(move: Mapping[str, Any]) -> str:
             if wraps(a, b):
                 p.polyline(run + [edge_point(a)])
                 run = [edge_point(b), centre(b)]
+                labels += [lab for lab in wrap_labels(a, b) if lab not in labels]
             else:
                 run.append(centre(b))
             last_dir = (run[-2], run[-1]) if len(run) > 1 else None
@@ -414,6 +424,14 @@ def _arrests(police: Mapping[str, Any]) -> str:
             x, y = centre(int(a["square"]))
             out.append(_cross(x + 13, y - 13, 6))
     return "".join(out)
+
+
+def _setup_note(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
+    """The start, before the draws: the seats that will draw, in the central square."""
+    seats = ", ".join(_text(catalog, lang, f"seat-{s}") for s in view.get("seats") or ())
+    lines = [_text(catalog, lang, "map-setup-note"), _text(catalog, lang, "map-setup-note-what"), seats]
+    return "".join(svg.text(CX, CY - 18 + 18 * i, line, font_size=12, fill=theme.INK, text_anchor="middle",
+                            font_style="italic") for i, line in enumerate(lines))
 
 
 def _waiting(numbers: list[int], catalog: Catalog, lang: str) -> str:
@@ -531,16 +549,20 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     canvas.add(*snakes.bands, layer="bands")
     canvas.add(*snakes.discs, layer="discs")
     canvas.add(*snakes.marks, layer="marks")
-    if snakes.wrap_labels:
-        canvas.add(svg.text_run(snakes.wrap_labels, font_size=10.5, bold=True, fill=theme.INK, halo=theme.HALO),
+    labels = list(dict.fromkeys(snakes.wrap_labels))
+    last = view.get("last_move")
+    if isinstance(last, dict):
+        canvas.add(_last_move(last, labels), layer="path")
+    if labels:
+        canvas.add(svg.text_run(labels, font_size=10.5, bold=True, fill=theme.INK, halo=theme.HALO),
                    layer="marks")
     chips = [(centre(n), n) for n in _squares(view.get("numbers"))]
     canvas.add(_chips(chips), layer="chips")
     canvas.add(_guards(_dicts(view.get("guards"))), layer="marks")
-    canvas.add(_waiting(_squares(view.get("waiting")), catalog, code), layer="chips")
-    last = view.get("last_move")
-    if isinstance(last, dict):
-        canvas.add(_last_move(last), layer="path")
+    if view.get("stage") == "setup":  # the start: nothing drawn yet, say what comes
+        canvas.add(_setup_note(view, catalog, code), layer="chips")
+    else:
+        canvas.add(_waiting(_squares(view.get("waiting")), catalog, code), layer="chips")
     police = view.get("police")
     if isinstance(police, dict):
         canvas.add(_arrests(police), layer="path")

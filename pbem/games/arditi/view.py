@@ -78,7 +78,8 @@ def build_view(state: State, viewer: str | None) -> View:
         "seats": list(state.seats),
         "rays": BOARD.rays,
         "rings": BOARD.rings,
-        "bag": len(state.bag),
+        # before the set-up's draws every number is still in the bag (the state fills it then)
+        "bag": BOARD.size if state.stage == "setup" else len(state.bag),
         "numbers": list(state.numbers),
         "waiting": list(state.waiting),
         "placed": list(state.placed),

@@ -2,6 +2,7 @@
 
 import io
 import math
+import re
 import time
 
 from PIL import Image
@@ -103,3 +104,27 @@ def test_the_final_map_marks_the_winner():
     over = play(state, "STAY")
     doc = RULES.render({**RULES.view(over, None), "lang": "en"})
     assert "Game over" in doc and "winner" in doc
+
+
+def test_a_move_across_the_edge_is_labelled_at_both_ends():
+    # rules.toml [board]: ring 1 links to the opposite ray across the edge of the "sphere"; the
+    # move's dashed path leaves by a stub at each end, each labelled with the square beyond.
+    state = position({"red": corteo(46), "blue": corteo(33)}, roll=2)
+    view = {**RULES.view(state, "red"), "lang": "en"}
+    plain = RULES.render(view)
+    assert "↔46" not in plain and "↔1" not in plain
+    moved = RULES.render({**view, "last_move": {"seat": "red", "path": [6, 1, 46], "clashes": []}})
+    runs = [t for t in re.findall(r">([^<]*)</text>", moved) if "↔" in t]
+    assert runs and "↔46" in runs[0] and "↔1" in runs[0].replace("↔46", "")
+
+
+def test_the_start_map_is_not_an_empty_board_with_an_empty_bag():
+    # rulebook "Preparazione": before the set-up's draws all 90 numbers are in the bag
+    state = RULES.new_game(["red", "blue", "green"], {})
+    view = RULES.view(state, None)
+    assert view["stage"] == "setup" and view["bag"] == 90
+    text = " ".join(re.findall(r">([^<]*)</text>", RULES.render({**view, "lang": "en"})))
+    assert "bag: 90" in text and "bag: 0" not in text
+    assert "Next, drawn from the bag:" in text and "Red, Blue, Green" in text
+    testo = " ".join(re.findall(r">([^<]*)</text>", RULES.render({**view, "lang": "it"})))
+    assert "Ora si estraggono:" in testo and "Rosso, Blu, Verde" in testo
