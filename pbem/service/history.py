@@ -38,20 +38,39 @@ def phase_label(rules: Rules, game: Game, rows: Sequence[PhaseRow], row: PhaseRo
     return text_of(label, lang, rules.catalog) if label is not None else row.name
 
 
+def paragraphs(text: str) -> list[str]:
+    """A report's text in its blank-line separated paragraphs."""
+    out: list[str] = []
+    for block in text.split("\n\n"):
+        if block.strip():
+            out.append(block.strip("\n"))
+    return out
+
+
+def result_of(rules: Rules, row: PhaseRow, seat: Seat, lang: str) -> list[str]:
+    """The position after ``row`` as ``seat`` sees it: the seat's report of that moment."""
+    if not row.state_json:
+        return []
+    return paragraphs(rules.describe(rules.view(rules.decode_state(json.loads(row.state_json)), seat.name), lang))
+
+
 def turn_text(session: Session, game: Game, rules: Rules, rows: Sequence[PhaseRow], row: PhaseRow, seat: Seat,
-              lang: str) -> list[str]:
-    """One resolved phase: its orders (a sealed phase's other sheets stay hidden), the position
-    after it as ``seat`` sees it, and its dice (secret rolls sealed until the seed is out)."""
+              lang: str, before: Sequence[str] = ()) -> list[str]:
+    """One resolved phase: its orders (a sealed phase's other sheets stay hidden), what came of
+    it as ``seat`` sees it, and its dice (secret rolls sealed until the seed is out). ``before``:
+    the paragraphs of the previous result; those that did not change (a board where nothing
+    moved, a legend) are left out, so a long history says what each turn changed."""
     lines = [t("history.phase", lang, turn=row.turn, phase=phase_label(rules, game, rows, row, lang),
                resolved=show(row.resolved_at, game.timezone, lang), hash=row.hash[:16])]
     for sheet in store.sheets_of_phase(session, game.id, row.seq):
         if sheet.seat == seat.name or not row.sealed:
             orders = sheet.canonical.replace("\n", "; ") or "—"
             lines.append("  " + t("history.orders", lang, seat=sheet.seat, orders=orders, receipt=sheet.receipt))
-    if row.state_json:
-        view = rules.view(rules.decode_state(json.loads(row.state_json)), seat.name)
+    seen = set(before)
+    changed = [p for p in result_of(rules, row, seat, lang) if p not in seen]
+    if changed:
         lines += ["  " + t("history.events", lang)]
-        lines += [f"    {x}".rstrip() for x in rules.describe(view, lang).splitlines()]
+        lines += [f"    {x}".rstrip() for p in changed for x in (*p.splitlines(), "")][:-1]
     rolls = session.exec(select(RollRow).where(RollRow.game_id == game.id, RollRow.phase_seq == row.seq)
                          .order_by(col(RollRow.counter)))
     lines += ["  " + t("history.dice", lang)]
@@ -69,7 +88,11 @@ def history_text(session: Session, game: Game, seat: Seat, lang: str, turn: int 
         resolved = [r for r in resolved if r.turn == turn]
         if not resolved:
             return None
-    blocks = [turn_text(session, game, rules, rows, r, seat, lang) for r in resolved]
+    blocks: list[list[str]] = []
+    for i, r in enumerate(resolved):
+        earlier = resolved[i - 1] if turn is None and i > 0 else None
+        before = result_of(rules, earlier, seat, lang) if earlier is not None else []
+        blocks.append(turn_text(session, game, rules, rows, r, seat, lang, before))
     kept: list[list[str]] = []
     size = 0
     for block in reversed(blocks):  # the newest turns first, while they fit
@@ -78,6 +101,9 @@ def history_text(session: Session, game: Game, seat: Seat, lang: str, turn: int 
             break
         kept.insert(0, block)
         size += length
+    if len(kept) < len(blocks):  # the first turn shown is shown whole: the one before it is not
+        first = len(blocks) - len(kept)
+        kept[0] = turn_text(session, game, rules, rows, resolved[first], seat, lang)
     lines = [t("history.head", lang, game=game.id, name=game.name)]
     if not blocks:
         lines += ["", t("history.none", lang)]

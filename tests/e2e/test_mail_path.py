@@ -38,9 +38,9 @@ async def test_duel_by_mail(table: ScriptedTable) -> None:
     got = await table.collect_all()
     report = [m for m in got["red"] if "report" in m.subject][0]
     rapporto = [m for m in got["blue"] if "rapporto" in m.subject][0]
-    png = report.attachments[f"{game_id}-turn1.png"]
+    png = report.attachments[f"{game_id}-turn-1-red.png"]
     assert Image.open(io.BytesIO(png)).size[0] == 800
-    assert f"{game_id}-turn1.json" in rapporto.attachments
+    assert f"{game_id}-turn-1-blue.json" in rapporto.attachments
     shown = games.show_game(ctx, game_id)
     assert "red die" in report.text and (shown["turn"] == 2 or shown["phase"] == "tiebreak")
 

@@ -111,4 +111,4 @@ async def test_a_team_plays_by_mail(app: App, mail_server: MailHarness) -> None:
     anna = [m for m in await mail_server.wait_for(ANNA) if "report" in m.subject]
     rosa = [m for m in await mail_server.wait_for(ROSA) if "rapporto" in m.subject]
     assert anna and rosa and "report for red" in anna[0].text and "rapporto per red" in rosa[0].text
-    assert f"{game_id}-turn1.png" in {name for name, _type, _size in rosa[0].attachments}
+    assert f"{game_id}-turn-1-red.png" in {name for name, _type, _size in rosa[0].attachments}

@@ -61,7 +61,7 @@ def test_a_whole_game_by_mail(ctx, clock):  # type: ignore[no-untyped-def]
             bad = send("authorities", ["PASS", "MOVE SPD1 first-hill capitol-hill paramount roosevelt"])
             assert bad.status == "refused"
             reply = text_of(outbox(ctx, to=ADDRESSES["authorities"], kind="reply")[-1])
-            assert "line 4: MOVE SPD1" in reply and "moves 3 areas at most, not 4" in reply  # block line 4
+            assert "line 4 of your orders: MOVE SPD1" in reply and "moves 3 areas at most, not 4" in reply  # block line 4
         if phase == "demonstrator-movement" and shown["turn"] == 5 and not missed:
             missed = True
             clock.advance(hours=49)  # the deadline passes: nobody moves (the documented default)
