@@ -158,6 +158,7 @@ class GamesConfig:
     warn_after_misses: int = 1
     abandon_after_misses: int = 3
     decision_deadline: str = "12h"
+    absence_days: int = 14  # days of deadlines moved for one player's absences, per game (0: never)
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ def _next_id(session: Session, prefix: str) -> str:
     return f"{prefix}{row.value}"
 
 
-POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision", "takeover")
+POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision", "takeover", "absence_days")
 #: ``--seat red=open``: the seat is free for sign-up by mail.
 OPEN = "open"
 #: Who gives an abandoned or freed seat to a player who asked (TAKEOVER): the confirmation
@@ -97,7 +97,8 @@ TAKEOVER_POLICIES = ("auto", "approve")
 def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The game's deadline policy: the configuration's [games], then the game master's overrides."""
     g = ctx.config.games
-    out: dict[str, Any] = {"reminders": list(g.reminders), "grace": g.grace, "early": g.early_resolution,
+    out: dict[str, Any] = {"absence_days": g.absence_days,
+                           "reminders": list(g.reminders), "grace": g.grace, "early": g.early_resolution,
                            "warn_after": g.warn_after_misses, "abandon_after": g.abandon_after_misses,
                            "decision": g.decision_deadline, "deadline": deadline or g.deadline}
     for key, value in (overrides or {}).items():
@@ -121,7 +122,7 @@ def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | No
                 out[key] = value.lower() in ("yes", "true")
             else:
                 out[key] = int(value)
-                if out[key] < 1:
+                if out[key] < (0 if key == "absence_days" else 1):  # absence_days=0: absences move nothing
                     raise ValueError(value)
         except (ValueError, PbemError) as exc:
             raise UserError(f"bad value for policy {key}: {value!r} ({exc})") from None

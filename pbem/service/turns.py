@@ -20,7 +20,7 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
 from pbem.core.rules import Rules, Sheet
 from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
-from pbem.service import calendar, holders, mailer, store
+from pbem.service import absences, calendar, holders, mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t
 from pbem.service.timefmt import show, zone_of
@@ -221,7 +221,9 @@ def due_phases(session: Session, ctx: Context) -> list[tuple[Game, PhaseRow]]:
 
 
 def resolve_due(ctx: Context) -> int:
-    """The deadline job: resolve every phase whose time is up. One transaction per game."""
+    """The deadline job: resolve every phase whose time is up. One transaction per game.
+    Deadlines inside a player's announced absence move first (`pbem.service.absences`)."""
+    absences.apply(ctx)
     with ctx.session() as session:
         due = [(g.id, r.seq) for g, r in due_phases(session, ctx)]
     count = 0
