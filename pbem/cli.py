@@ -481,7 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)
-    p = osub.add_parser("check", parents=[common], help="validate an order text offline")
+    p = osub.add_parser("check", parents=[common],
+                        help="check an order text as the server would; says the game, seat and phase checked against")
     p.add_argument("kind")
     p.add_argument("file", help="an order text or a whole order mail")
     p.add_argument("--game", help="check against this game's current state")
