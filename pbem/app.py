@@ -25,7 +25,7 @@ from pbem.db.session import make_engine
 from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import budget, inbound, outbox, receipt, reports, turns
+from pbem.service import budget, inbound, outbox, receipt, reports, sdnotify, status, turns
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -48,7 +48,10 @@ class CycleSummary:
 
 
 def _exit_with_parent() -> None:
-    """In a map worker: exit when the daemon dies (a crash must not leave workers behind)."""
+    """In a map worker: exit when the daemon dies (a crash must not leave workers behind).
+    Ctrl-C reaches every process of the terminal's group: the daemon stops its workers
+    itself, so a worker ignores it (no KeyboardInterrupt traceback from a worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is None:
         return
@@ -76,6 +79,7 @@ class App:
         name = getattr(outgoing, "server", None)
         self.smtp_health = outbox.ServerHealth(name if isinstance(name, str) else "SMTP")
         self._inbox_error = ""
+        self._logged_jobs: set[int] = set()
 
     @classmethod
     def from_config(cls, cfg: Config, ctx: Context | None = None) -> "App":
@@ -173,7 +177,10 @@ class App:
         async with self._lock:
             if over is not None:
                 return await asyncio.to_thread(receipt.over_budget, self.ctx, got.row_id, raw, over)
-            return await asyncio.to_thread(inbound.handle, self.ctx, raw, got.row_id)
+            handled = await asyncio.to_thread(inbound.handle, self.ctx, raw, got.row_id)
+        if handled.status == "orders":  # one line, no secret: the mail's number and its game
+            log.info("game %s: orders accepted (inbound mail %s)", handled.game_id, handled.inbound_id)
+        return handled
 
     async def run_jobs(self, summary: CycleSummary | None = None) -> None:
         summary = summary or CycleSummary()
@@ -188,7 +195,22 @@ class App:
                                              initializer=_exit_with_parent)
         return self._pool
 
+    def _log_resolutions(self) -> None:
+        """One line per resolution: every resolved phase leaves a report job (`reports`)."""
+        from sqlmodel import col, select
+
+        from pbem.db.models import ReportJob
+
+        with self.ctx.session() as s:
+            jobs = s.exec(select(ReportJob).where(ReportJob.status == "pending",
+                                                  col(ReportJob.id).not_in(self._logged_jobs or {0}))).all()
+        for job in jobs:
+            self._logged_jobs.add(job.id or 0)
+            phases = str(job.first_seq) if job.first_seq == job.last_seq else f"{job.first_seq}-{job.last_seq}"
+            log.info("game %s: phase %s resolved; drawing the reports", job.game_id, phases)
+
     async def draw_reports(self, summary: CycleSummary | None = None) -> int:
+        await asyncio.to_thread(self._log_resolutions)
         done = await reports.run_pending_async(self.ctx, self._executor())
         if summary is not None:
             summary.reports += done
@@ -230,6 +252,7 @@ class App:
             except MailError as exc:
                 summary.errors.append(f"outbox: {exc}")
                 log.warning("outbox: %s", exc)
+            await asyncio.to_thread(status.record_cycle, self.ctx)  # the heartbeat `pbem status` reads
         return summary
 
     async def run_once(self) -> dict[str, Any]:
@@ -274,6 +297,13 @@ class App:
         except Exception:
             log.exception("%s job failed", name)
 
+    async def _watchdog(self) -> None:
+        """WATCHDOG=1 from the event loop itself: a loop that hangs stops the pings."""
+        interval = sdnotify.watchdog_interval()
+        while interval is not None and not self._stop.is_set():
+            sdnotify.notify("WATCHDOG=1")
+            await asyncio.sleep(interval)
+
     async def serve(self) -> None:
         from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -292,10 +322,15 @@ class App:
                 pass
         watcher = asyncio.create_task(self._watch_inbox(), name="inbox-watcher")
         log.info("pbem serving; mail to %s", self.ctx.config.server.address)
+        sdnotify.notify(f"READY=1\nSTATUS=serving; mail to {self.ctx.config.server.address}")
+        pings = asyncio.create_task(self._watchdog(), name="watchdog")
         try:
             await self._stop.wait()
         finally:
+            sdnotify.notify("STOPPING=1")
             watcher.cancel()
-            await asyncio.gather(watcher, return_exceptions=True)
+            pings.cancel()
+            await asyncio.gather(watcher, pings, return_exceptions=True)
             scheduler.shutdown(wait=False)
             await self.stop()
+            log.info("pbem stopped")

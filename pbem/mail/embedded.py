@@ -267,11 +267,27 @@ class SmtpFront:
         self._servers.clear()
 
 
+class _QuietSession(Session):
+    """aiosmtpd itself sets its deprecated ``login_data`` on every login, and logs a
+    deprecation warning each time; we never read it, so the attribute is kept silently."""
+
+    @property  # type: ignore[override]
+    def login_data(self) -> Any:
+        return self._login_data
+
+    @login_data.setter
+    def login_data(self, value: Any) -> None:
+        self._login_data = value
+
+
 class _TrackedSMTP(SMTPProtocol):
     def __init__(self, front: SmtpFront, handler: Any, **kwargs: Any) -> None:
         super().__init__(handler, **kwargs)
         self._front = front
         front._protocols.add(self)
+
+    def _create_session(self) -> Session:
+        return _QuietSession(self.loop)
 
     def connection_lost(self, error: Exception | None) -> None:
         self._front._protocols.discard(self)
