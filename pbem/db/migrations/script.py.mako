@@ -8,7 +8,7 @@ Create Date: ${create_date}
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401  (autogenerate writes sqlmodel's string type)
+import sqlmodel.sql.sqltypes  # noqa: F401  (autogenerate writes sqlmodel's string type)
 from alembic import op
 
 import pbem.db.models  # noqa: F401  (autogenerate writes the models' own column types)
