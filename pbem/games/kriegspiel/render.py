@@ -39,296 +39,49 @@ that must retreat carry an amber "!" badge.
 
 from __future__ import annotations
 
-import functools
-import itertools
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
+from pbem.games.kriegspiel.callouts import _callout, _free_spot, _Obstacles, _unit_vector
+from pbem.games.kriegspiel.geometry import (
+    CELL,
+    COORD,
+    DEFAULT_COLS,
+    DEFAULT_ROWS,
+    FRAME_H,
+    FRAME_W,
+    LEGEND_GAP,
+    LEGEND_H,
+    LEGEND_HEAD,
+    LEGEND_ROW,
+    LEGEND_ROWS,
+    PAD,
+    SIDE_SLOTS,
+    TITLE_H,
+    TITLE_Y,
+    BADGE_RING,
+    CUT_FILL,
+    CUT_INK,
+    UNIT_KINDS,
+    Layout,
+    canvas_size,
+    colours,
+    image_size,
+    layout,
+    parse_square,
+    square_box,
+    square_centre,
+    square_name,
+)
+from pbem.games.kriegspiel.maptexts import _lang, _side_name, _t
+from pbem.games.kriegspiel.terrain_paint import _ArsenalPainter, _TerrainPainter
 from pbem.render import svg, theme
 from pbem.render.cache import static_part
 from pbem.render.svg import Path, Point
 
 log = logging.getLogger(__name__)
-
-# -- geometry -------------------------------------------------------------------
-
-CELL: Final = 40.0  # one square, in user units
-PAD: Final = 14.0  # paper around everything
-COORD: Final = 22.0  # the coordinate band on each edge of the board
-TITLE_H: Final = 62.0  # title bar height
-TITLE_Y: Final = 30.0  # baseline of the title line
-LEGEND_GAP: Final = 10.0
-LEGEND_ROW: Final = 25.0
-LEGEND_ROWS: Final = 4
-LEGEND_HEAD: Final = 20.0
-LEGEND_H: Final = LEGEND_HEAD + LEGEND_ROWS * LEGEND_ROW + 10.0
-
-DEFAULT_ROWS: Final = 20
-DEFAULT_COLS: Final = 25
-
-# Unit frame, as fractions of a square (NATO frames are 3:2).
-FRAME_W: Final = 0.74
-FRAME_H: Final = 0.5
-
-SIDE_SLOTS: Final = {"north": "blue", "south": "vermillion"}
-UNIT_KINDS: Final = ("infantry", "cavalry", "artillery", "horse_artillery", "relay", "horse_relay")
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Where everything sits, in user units, for a board of ``rows`` x ``cols``."""
-
-    rows: int
-    cols: int
-
-    @property
-    def board_x(self) -> float:
-        return PAD + COORD
-
-    @property
-    def board_y(self) -> float:
-        return TITLE_H + COORD
-
-    @property
-    def board_w(self) -> float:
-        return self.cols * CELL
-
-    @property
-    def board_h(self) -> float:
-        return self.rows * CELL
-
-    @property
-    def width(self) -> float:
-        return 2 * (PAD + COORD) + self.board_w
-
-    @property
-    def legend_y(self) -> float:
-        return self.board_y + self.board_h + COORD + LEGEND_GAP
-
-    @property
-    def height(self) -> float:
-        return self.legend_y + LEGEND_H + PAD
-
-    def origin(self, row: int, col: int) -> Point:
-        """Top-left corner of the square at 0-based ``row``, ``col``."""
-        return self.board_x + col * CELL, self.board_y + row * CELL
-
-    def centre(self, row: int, col: int) -> Point:
-        x, y = self.origin(row, col)
-        return x + CELL / 2, y + CELL / 2
-
-
-@functools.lru_cache(maxsize=16)
-def layout(rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> Layout:
-    return Layout(rows, cols)
-
-
-def parse_square(name: object, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> tuple[int, int] | None:
-    """``"C10"`` -> ``(2, 9)`` (0-based row, column); ``None`` if not on the board."""
-    if not isinstance(name, str) or len(name) < 2:
-        return None
-    letter, digits = name[0].upper(), name[1:].strip()
-    if not ("A" <= letter <= "Z") or not digits.isdigit():
-        return None
-    row, col = ord(letter) - ord("A"), int(digits) - 1
-    if 0 <= row < rows and 0 <= col < cols:
-        return row, col
-    return None
-
-
-def square_name(row: int, col: int) -> str:
-    return f"{chr(ord('A') + row)}{col + 1}"
-
-
-def canvas_size(rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> tuple[float, float]:
-    """The SVG's view box size in user units."""
-    lay = layout(rows, cols)
-    return lay.width, lay.height
-
-
-def image_size(width: int, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS) -> tuple[int, int]:
-    """Pixel size of the PNG that ``svg_to_png(render_svg(view), width)`` makes."""
-    w, h = canvas_size(rows, cols)
-    return width, round(h * width / w)
-
-
-def square_centre(
-    square: str, width: float, *, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS
-) -> tuple[float, float]:
-    """Pixel position of the centre of ``square`` in a PNG ``width`` pixels wide."""
-    rc = parse_square(square, rows, cols)
-    if rc is None:
-        raise ValueError(f"not a square of a {rows} x {cols} board: {square!r}")
-    lay = layout(rows, cols)
-    scale = width / lay.width
-    x, y = lay.centre(*rc)
-    return x * scale, y * scale
-
-
-def square_box(
-    square: str, width: float, *, rows: int = DEFAULT_ROWS, cols: int = DEFAULT_COLS
-) -> tuple[float, float, float, float]:
-    """Pixel box ``(left, top, right, bottom)`` of ``square`` in a PNG ``width`` wide."""
-    cx, cy = square_centre(square, width, rows=rows, cols=cols)
-    half = CELL / 2 * width / layout(rows, cols).width
-    return cx - half, cy - half, cx + half, cy + half
-
-
-# -- texts -------------------------------------------------------------------------
-
-_TEXTS: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "game": "Kriegspiel",
-        "turn": "turn {turn}",
-        "deploy": "deployment phase",
-        "north": "North",
-        "south": "South",
-        "to_move": "{side} to move",
-        "to_deploy": "both sides place their units",
-        "over": "game over",
-        "win": "{sides} win{s}",
-        "draw": "draw",
-        "reason.arsenals": "both arsenals destroyed",
-        "reason.annihilation": "no combat units left",
-        "reason.communications": "relays lost, army cut off",
-        "reason.agreement": "by agreement",
-        "reason.resignation": "resignation",
-        "view_of": "map of {side}",
-        "spectator": "spectator's map",
-        "hidden": "{sides}: deployment sealed",
-        "hidden_board": "{side}'s deployment is sealed",
-        "hidden_board2": "until both sides have deployed",
-        "draw_offer": "{side} offers a draw",
-        "last_turn": "Last turn ({side}, turn {turn}):",
-        "moves": "{n} moves",
-        "move1": "1 move",
-        "no_moves": "no moves",
-        "attack_on": "attack on {square} {a} : {d}, {result}",
-        "no_attack": "no attack",
-        "arsenal_destroyed": "arsenal {square} destroyed",
-        "result.none": "held",
-        "result.retreat": "must retreat",
-        "result.captured": "captured",
-        "captured_n": "{n} captured",
-        "legend.units": "Units",
-        "legend.terrain": "Terrain",
-        "legend.marks": "Marks",
-        "infantry": "Infantry",
-        "cavalry": "Cavalry",
-        "artillery": "Artillery",
-        "horse_artillery": "Horse artillery",
-        "relay": "Relay",
-        "horse_relay": "Horse relay",
-        "mountain": "Mountain (impassable)",
-        "pass": "Pass (+2 defence)",
-        "fort": "Fortress (+4 defence)",
-        "arsenal": "Arsenal",
-        "ruin": "Destroyed arsenal",
-        "line": "Line of communication",
-        "move": "Move (last turn)",
-        "forced": "Forced move (retreat)",
-        "target": "Attacked square",
-        "attacker": "Attacker, its value",
-        "defender": "Defender, its value",
-        "captured": "Captured last turn",
-        "cut": "Cut off from the lines",
-        "retreat": "Must retreat this turn",
-    },
-    "it": {
-        "game": "Kriegspiel",
-        "turn": "turno {turn}",
-        "deploy": "fase di schieramento",
-        "north": "Nord",
-        "south": "Sud",
-        "to_move": "muove {side}",
-        "to_deploy": "entrambi dispongono le unità",
-        "over": "partita finita",
-        "win": "vince {sides}",
-        "draw": "patta",
-        "reason.arsenals": "arsenali distrutti",
-        "reason.annihilation": "nessuna unità combattente",
-        "reason.communications": "staffette perse, esercito isolato",
-        "reason.agreement": "per accordo",
-        "reason.resignation": "abbandono",
-        "view_of": "mappa di {side}",
-        "spectator": "mappa per spettatori",
-        "hidden": "{sides}: schieramento segreto",
-        "hidden_board": "Lo schieramento di {side} è segreto",
-        "hidden_board2": "finché entrambi non hanno schierato",
-        "draw_offer": "{side} propone la patta",
-        "last_turn": "Ultimo turno ({side}, turno {turn}):",
-        "moves": "{n} mosse",
-        "move1": "1 mossa",
-        "no_moves": "nessuna mossa",
-        "attack_on": "attacco su {square} {a} : {d}, {result}",
-        "no_attack": "nessun attacco",
-        "arsenal_destroyed": "arsenale {square} distrutto",
-        "result.none": "respinto",
-        "result.retreat": "deve ritirarsi",
-        "result.captured": "catturata",
-        "captured_n": "{n} catturate",
-        "legend.units": "Unità",
-        "legend.terrain": "Terreno",
-        "legend.marks": "Segni",
-        "infantry": "Fanteria",
-        "cavalry": "Cavalleria",
-        "artillery": "Artiglieria",
-        "horse_artillery": "Artiglieria a cavallo",
-        "relay": "Staffetta",
-        "horse_relay": "Staffetta a cavallo",
-        "mountain": "Montagna (invalicabile)",
-        "pass": "Passo (+2 difesa)",
-        "fort": "Fortezza (+4 difesa)",
-        "arsenal": "Arsenale",
-        "ruin": "Arsenale distrutto",
-        "line": "Linea di comunicazione",
-        "move": "Mossa (ultimo turno)",
-        "forced": "Mossa forzata (ritirata)",
-        "target": "Casella attaccata",
-        "attacker": "Attaccante, suo valore",
-        "defender": "Difensore, suo valore",
-        "captured": "Catturata nell'ultimo turno",
-        "cut": "Isolata dalle linee",
-        "retreat": "Deve ritirarsi ora",
-    },
-}
-
-
-def _t(lang: str, key: str, **args: object) -> str:
-    table = _TEXTS.get(lang) or _TEXTS["en"]
-    template = table.get(key) or _TEXTS["en"].get(key) or key
-    try:
-        return template.format(**args)
-    except (KeyError, IndexError, ValueError):
-        return template
-
-
-def _lang(view: Mapping[str, Any], lang: str | None) -> str:
-    code = (lang or view.get("lang") or view.get("language") or "en")
-    code = str(code).strip().lower()[:2]
-    return code if code in _TEXTS else "en"
-
-
-def _side_name(lang: str, side: object) -> str:
-    if side in SIDE_SLOTS:
-        return _t(lang, str(side))
-    return str(side)
-
-
-# -- colours -------------------------------------------------------------------------
-
-
-def colours(side: object) -> theme.SideColours:
-    """The theme colours of a Kriegspiel side (``"north"``/``"south"``)."""
-    return theme.side_colours(SIDE_SLOTS.get(str(side), ""))
-
-
-CUT_FILL: Final = "#e2e0db"
-CUT_INK: Final = "#8f8b84"
-BADGE_RING: Final = "#3a3833"
 
 
 # -- unit glyphs ------------------------------------------------------------------------
@@ -492,155 +245,6 @@ def _frame_reach(side: str, ux: float, uy: float, scale: float = 1.0) -> float:
     tx = hw / abs(ux) if abs(ux) > 1e-9 else math.inf
     ty = hh / abs(uy) if abs(uy) > 1e-9 else math.inf
     return min(tx, ty)
-
-
-# -- terrain ------------------------------------------------------------------------------
-
-
-class _TerrainPainter:
-    """Batches terrain squares and their symbols into a few paths."""
-
-    def __init__(self) -> None:
-        self.mountain = Path()
-        self.peaks = Path()
-        self.snow = Path()
-        self.pass_fill = Path()
-        self.pass_marks = Path()
-        self.fort_fill = Path()
-        self.fort_marks = Path()
-
-    def add(self, kind: str, x: float, y: float, c: float = CELL) -> None:
-        if kind == "mountain":
-            self.mountain.rect(x, y, c, c)
-            self.peaks.polygon([(x + 0.08 * c, y + 0.84 * c), (x + 0.42 * c, y + 0.22 * c), (x + 0.76 * c, y + 0.84 * c)])
-            self.peaks.polygon([(x + 0.5 * c, y + 0.84 * c), (x + 0.7 * c, y + 0.46 * c), (x + 0.92 * c, y + 0.84 * c)])
-            self.snow.polygon(
-                [
-                    (x + 0.42 * c, y + 0.22 * c),
-                    (x + 0.53 * c, y + 0.42 * c),
-                    (x + 0.46 * c, y + 0.38 * c),
-                    (x + 0.40 * c, y + 0.44 * c),
-                    (x + 0.35 * c, y + 0.36 * c),
-                    (x + 0.31 * c, y + 0.42 * c),
-                ]
-            )
-        elif kind == "pass":
-            self.pass_fill.rect(x, y, c, c)
-            self.pass_marks.move(x + 0.1 * c, y + 0.1 * c).quad(x + 0.3 * c, y + 0.5 * c, x + 0.1 * c, y + 0.9 * c)
-            self.pass_marks.move(x + 0.9 * c, y + 0.1 * c).quad(x + 0.7 * c, y + 0.5 * c, x + 0.9 * c, y + 0.9 * c)
-        elif kind == "fort":
-            self.fort_fill.rect(x, y, c, c)
-            self.fort_marks.polygon(_star_fort(x + c / 2, y + c / 2, c))
-
-    def svg(self, scale: float = 1.0) -> str:
-        return "".join(
-            [
-                svg.path(self.mountain, fill=theme.MOUNTAIN),
-                svg.path(self.pass_fill, fill=theme.PASS),
-                svg.path(self.fort_fill, fill=theme.FORT),
-            ]
-        )
-
-    def symbols(self, scale: float = 1.0) -> str:
-        return "".join(
-            [
-                svg.path(self.peaks, fill=theme.MOUNTAIN_RIDGE, stroke_linejoin="round"),
-                svg.path(self.snow, fill=theme.MOUNTAIN_SNOW),
-                svg.path(
-                    self.pass_marks, fill="none", stroke=theme.PASS_INK, stroke_width=2.6 * scale,
-                    stroke_linecap="round",
-                ),
-                svg.path(
-                    self.fort_marks, fill="#b3ab9c", stroke=theme.FORT_INK, stroke_width=1.4 * scale,
-                    stroke_linejoin="miter",
-                ),
-            ]
-        )
-
-
-def _star_fort(cx: float, cy: float, c: float) -> list[Point]:
-    """A bastioned fort seen from above: a square with an arrowhead bastion at each corner."""
-    a, f, g, sal = 0.2 * c, 0.1 * c, 0.08 * c, 0.13 * c
-    # The top-right bastion, in local coordinates (y down), from the top curtain round to the right one.
-    corner = [(a - f, -a), (a - f, -a - g), (a + sal, -a - sal), (a + g, -a + f), (a, -a + f)]
-    pts: list[Point] = []
-    for k in range(4):  # rotate by 90 degrees, clockwise
-        cos_k, sin_k = (1, 0, -1, 0)[k], (0, 1, 0, -1)[k]
-        pts.extend((cx + px * cos_k - py * sin_k, cy + px * sin_k + py * cos_k) for px, py in corner)
-    return pts
-
-
-class _ArsenalPainter:
-    """Arsenals: side-coloured squares with a magazine; ruins greyed and crossed."""
-
-    def __init__(self) -> None:
-        self.squares: dict[str, Path] = {}
-        self.borders: dict[str, Path] = {}
-        self.houses: dict[str, Path] = {}
-        self.doors = Path()
-        self.ruin_squares = Path()
-        self.ruin_houses = Path()
-        self.ruin_crosses: dict[str, Path] = {}
-        self._sides: list[str] = []
-
-    def _side(self, side: str) -> None:
-        if side not in self._sides:
-            self._sides.append(side)
-            self.squares[side] = Path()
-            self.borders[side] = Path()
-            self.houses[side] = Path()
-            self.ruin_crosses[side] = Path()
-
-    def add(self, x: float, y: float, side: str, destroyed: bool, c: float = CELL) -> None:
-        self._side(side)
-        house = [
-            (x + 0.2 * c, y + 0.46 * c),
-            (x + 0.5 * c, y + 0.17 * c),
-            (x + 0.8 * c, y + 0.46 * c),
-            (x + 0.8 * c, y + 0.82 * c),
-            (x + 0.2 * c, y + 0.82 * c),
-        ]
-        if destroyed:
-            self.ruin_squares.rect(x, y, c, c)
-            # A broken roof: the house with a notch bitten out of it.
-            self.ruin_houses.polygon(
-                [
-                    (x + 0.2 * c, y + 0.5 * c),
-                    (x + 0.42 * c, y + 0.3 * c),
-                    (x + 0.5 * c, y + 0.45 * c),
-                    (x + 0.6 * c, y + 0.34 * c),
-                    (x + 0.8 * c, y + 0.52 * c),
-                    (x + 0.8 * c, y + 0.82 * c),
-                    (x + 0.2 * c, y + 0.82 * c),
-                ]
-            )
-            i = 0.1 * c
-            self.ruin_crosses[side].segment((x + i, y + i), (x + c - i, y + c - i))
-            self.ruin_crosses[side].segment((x + i, y + c - i), (x + c - i, y + i))
-        else:
-            self.squares[side].rect(x, y, c, c)
-            b = 0.08 * c
-            self.borders[side].rect(x + b, y + b, c - 2 * b, c - 2 * b)
-            self.houses[side].polygon(house)
-            self.doors.rect(x + 0.42 * c, y + 0.58 * c, 0.16 * c, 0.24 * c)
-
-    def svg(self, scale: float = 1.0) -> str:
-        out: list[str] = [svg.path(self.ruin_squares, fill="#d9d5cc")]
-        out.append(svg.path(self.ruin_houses, fill=theme.RUIN, fill_opacity=0.8))
-        for side in self._sides:
-            col = colours(side)
-            out.append(svg.path(self.squares[side], fill=col.light))
-            out.append(svg.path(self.borders[side], fill="none", stroke=col.main, stroke_width=2.4 * scale))
-            out.append(svg.path(self.houses[side], fill=col.main, stroke=col.dark, stroke_width=1 * scale))
-        out.append(svg.path(self.doors, fill="#ffffff"))
-        for side in self._sides:
-            out.append(
-                svg.path(
-                    self.ruin_crosses[side], fill="none", stroke=colours(side).main,
-                    stroke_width=3.2 * scale, stroke_linecap="round",
-                )
-            )
-        return "".join(out)
 
 
 # -- static board (cached) -------------------------------------------------------------------
@@ -1051,52 +655,6 @@ def _hidden_overlay(lay: Layout, side: str, lang: str, busy: set[tuple[int, int]
     )
 
 
-def _free_spot(lay: Layout, r0: int, r1: int, text_w: float, busy: set[tuple[int, int]]) -> Point:
-    """Centre of a two-row band of rows ``r0..r1`` wide enough for ``text_w`` and free of ``busy`` squares.
-
-    Tries the middle of the territory first, then spreads out; falls back to the middle.
-    """
-    span = min(lay.cols, math.ceil(text_w / CELL) + 1)
-    mid_row = (r0 + r1) / 2 - 1
-    rows = sorted(range(r0, max(r0, r1 - 1)), key=lambda r: (abs(r - mid_row), r))
-    mid_col = (lay.cols - span) / 2
-    starts = sorted(range(lay.cols - span + 1), key=lambda c: (abs(c - mid_col), c))
-    for top in rows:
-        for left in starts:
-            if not any((r, c) in busy for r in (top, top + 1) for c in range(left, left + span)):
-                x = lay.board_x + (left + span / 2) * CELL
-                return x, lay.board_y + (top + 1) * CELL - 6
-    return lay.board_x + lay.board_w / 2, lay.board_y + (r0 + r1) / 2 * CELL
-
-
-class _Obstacles:
-    """Boxes already drawn on the map, so labels can be put where they hide nothing."""
-
-    def __init__(self) -> None:
-        self.boxes: list[tuple[float, float, float, float]] = []
-
-    def box(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        self.boxes.append((x0, y0, x1, y1))
-
-    def frame(self, cx: float, cy: float) -> None:
-        w, h = FRAME_W * CELL / 2 + 2, FRAME_H * CELL / 2 + 2
-        self.box(cx - w, cy - h, cx + w, cy + h)
-
-    def polyline(self, points: Sequence[Point], pad: float = 3.0, step: float = 6.0) -> None:
-        for a, b in itertools.pairwise(points):
-            n = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) / step))
-            for i in range(n + 1):
-                x, y = a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n
-                self.box(x - pad, y - pad, x + pad, y + pad)
-
-    def overlap(self, x0: float, y0: float, x1: float, y1: float) -> float:
-        total = 0.0
-        for a0, b0, a1, b1 in self.boxes:
-            if a1 <= x0 or a0 >= x1 or b1 <= y0 or b0 >= y1:
-                continue
-            total += (min(x1, a1) - max(x0, a0)) * (min(y1, b1) - max(y0, b0))
-        return total
-
 
 def _last_turn(
     canvas: svg.Canvas,
@@ -1243,91 +801,6 @@ def _last_turn(
         labels.append(_callout(board.lay, at, text, clearance, obstacles))
     canvas.add(*labels, layer="labels")
 
-
-def _unit_vector(a: Point, b: Point) -> Point:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    d = math.hypot(dx, dy) or 1.0
-    return dx / d, dy / d
-
-
-CALLOUT_SIZE: Final = 14.0
-
-
-def _leader(at: Point, clearance: float, x: float, y: float, w: float, h: float) -> tuple[Point, Point]:
-    """The leader line from the ring round ``at`` to the nearest point of the card."""
-    bx, by = min(max(at[0], x), x + w), min(max(at[1], y), y + h)
-    ux, uy = _unit_vector(at, (bx, by))
-    return (at[0] + ux * clearance, at[1] + uy * clearance), (bx, by)
-
-
-def _leader_cost(at: Point, clearance: float, x: float, y: float, w: float, h: float, obstacles: _Obstacles) -> float:
-    a, b = _leader(at, clearance, x, y, w, h)
-    n = max(1, int(math.hypot(b[0] - a[0], b[1] - a[1]) / 8))
-    cost = 0.0
-    for i in range(1, n):
-        px, py = a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n
-        cost += obstacles.overlap(px - 4, py - 4, px + 4, py + 4) * 2
-    return cost
-
-
-def _callout(lay: Layout, at: Point, label: str, clearance: float, obstacles: _Obstacles) -> str:
-    """A label on a white card near ``at``, where it covers the least of what is drawn.
-
-    Candidate places around the point (above, below, beside, diagonally, then
-    one and two squares further out) are scored by how much they cover; the
-    first best wins. A card away from the point gets a leader line to it.
-    """
-    size = CALLOUT_SIZE
-    w = svg.text_width(label, size, bold=True) + 16
-    h = size + 11
-    ax, ay = at
-    xmin, xmax = lay.board_x + 2, lay.board_x + lay.board_w - w - 2
-    ymin, ymax = lay.board_y + 2, lay.board_y + lay.board_h - h - 2
-    best: tuple[float, float, float, int] | None = None
-    rank = 0
-    for extra in (0.0, CELL, 2 * CELL, 3 * CELL):
-        near = clearance + extra
-        diag = clearance * 0.72 + extra * 0.72
-        for dx, dy in (
-            (0.0, -(near + h / 2)),
-            (0.0, near + h / 2),
-            (near + w / 2, 0.0),
-            (-(near + w / 2), 0.0),
-            (diag + w / 2 - 6, -(diag + h / 2)),
-            (-(diag + w / 2 - 6), -(diag + h / 2)),
-            (diag + w / 2 - 6, diag + h / 2),
-            (-(diag + w / 2 - 6), diag + h / 2),
-        ):
-            x = min(max(ax + dx - w / 2, xmin), xmax)
-            y = min(max(ay + dy - h / 2, ymin), ymax)
-            score = obstacles.overlap(x, y, x + w, y + h) + rank * 4.0
-            if rank >= 8 and (best is None or score < best[0]):
-                # The leader line must not cross units either.
-                score += _leader_cost(at, clearance, x, y, w, h, obstacles)
-            if best is None or score < best[0]:
-                best = (score, x, y, rank)
-            rank += 1
-    assert best is not None
-    _, x, y, chosen = best
-    obstacles.box(x, y, x + w, y + h)
-    out: list[str] = []
-    if chosen >= 8:  # away from the point: a leader line from the ring to the card
-        start, (bx, by) = _leader(at, clearance, x, y, w, h)
-        out.append(svg.line(*start, bx, by, stroke="#ffffff", stroke_width=4, stroke_opacity=0.85))
-        out.append(svg.line(*start, bx, by, stroke=theme.ATTACK, stroke_width=1.6))
-    out.append(
-        svg.rect(x, y, w, h, rx=4, fill="#ffffff", fill_opacity=0.94, stroke=theme.ATTACK, stroke_width=1.3)
-    )
-    out.append(
-        svg.text(
-            x + w / 2, y + h / 2 + size * 0.36, label, font_size=size, font_weight="bold", fill=theme.INK,
-            text_anchor="middle",
-        )
-    )
-    return "".join(out)
-
-
-# -- title bar ----------------------------------------------------------------------------------
 
 
 def _document_title(view: Mapping[str, Any], lang: str) -> str:
