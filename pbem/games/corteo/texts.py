@@ -3,12 +3,14 @@ the order template (ORDERS)."""
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
+from typing import Any, Callable
 
 from pbem.core.i18n import Catalog, msg
-from pbem.games.corteo import flow, guide
+from pbem.games.corteo import flow, guide, mobiles
 from pbem.games.corteo.board import city
 from pbem.games.corteo.plan import Planner, reinforcement_due
+from pbem.games.corteo.scenario import Scenario, scenario
 from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, State
 
 TOPICS = {"streets": "streets", "strade": "streets", "stradario": "streets", "pagine": "streets",
@@ -40,8 +42,11 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str) -> str:
     p = Planner(state, seat)
     b = p.board
     out = ["# " + t("tpl-phase", phase=t(f"phase-{stage}"), hand=state.hand)]
+    sc = scenario(state.scenario)
     if stage == "setup":
         out.append("# " + t(f"tpl-setup-{seat}", place=city().start))
+        if sc is not None:
+            out += ["# " + line for line in _scenario_setup(t, sc, p, seat)]
     elif stage.endswith("-movement"):
         if seat == CORTEO:
             out.append("# " + t("tpl-runs", left=state.runs_left) if state.hand > 1 else "# " + t("tpl-no-run"))
@@ -54,6 +59,8 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str) -> str:
                 reserve = " ".join(u for u in b.ids(POTERE) if b.loc(u) == RESERVE)
                 what = str(due) if isinstance(due, int) else ", ".join(f"{n} {k}" for k, n in due.items())
                 out.append("# " + t("tpl-reinforcements", due=what, units=reserve))
+        if sc is not None:
+            out += ["# " + line for line in _scenario_movement(t, sc, p, seat)]
         for uid in b.map_units(seat):
             if not b.active(uid):
                 continue
@@ -70,3 +77,52 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str) -> str:
     out.append("# " + t("tpl-standing"))
     out.append("PASS")
     return "\n".join(out) + "\n"
+
+
+def _scenario_setup(t: Callable[..., str], sc: Scenario, p: Planner, seat: str) -> list[str]:
+    """D: the scenario, its Head, the dissidents to place (corteo) or the mobile objectives (power)."""
+    b = p.board
+    out = [t("tpl-setup-scenario", name=t(f"scenario-{sc.key}"), heads=" / ".join(sc.heads))]
+    if seat == CORTEO:
+        poc = [u for u in b.ids(CORTEO) if b.counter(u).set == "poc"]
+        if poc:
+            out.append(t("tpl-setup-dissidents", units=" ".join(poc)))
+    else:
+        service = ", ".join(f"{r.count} {r.kind} ({t(f'where-setup-{r.where}', square=sc.square)})" for r in sc.setup)
+        out.append(t("tpl-setup-service", service=service))
+        pieces = list(b.mobiles)
+        out.append(t("tpl-setup-mobiles", square=sc.square, first=pieces[0], pieces=" ".join(pieces)))
+    return out
+
+
+def _scenario_movement(t: Callable[..., str], sc: Scenario, p: Planner, seat: str) -> list[str]:
+    """D: the scenario's own orders of this phase: moving the mobile objectives (power), activating
+    the dissidents (corteo)."""
+    b = p.board
+    out: list[str] = []
+    if seat == CORTEO:
+        waiting = [u for u in b.ids(CORTEO) if b.counter(u).set == "poc" and b.units[u].waiting]
+        if waiting:
+            out.append(t("tpl-dissidents", component=p.state.head_component or "-",
+                         units=" ".join(f"{u}@{b.loc(u)}" for u in waiting)))
+        return out
+    on_map = [pid for pid in b.mobiles if b.mobile_hex(pid) is not None]
+    if not on_map:
+        return out
+    out.append(t("tpl-mobiles", first=on_map[0], pieces=" ".join(on_map)))
+    if "escort" in sc.numbers:
+        out.append(t("tpl-escort", need=sc.number("escort"), reach=sc.number("escort_reach"),
+                     hexes=" ".join(sc.hexes("stop_hexes"))))
+    if "rally_until" in sc.numbers:
+        out.append(t("tpl-rally", square=sc.square, hand=sc.number("rally_until")))
+        if p.state.hand < sc.number("rally_until"):
+            return out  # the rally's pieces may not move yet
+    for pid in on_map:
+        mk = sc.mobile(pid)
+        h = b.mobile_hex(pid)
+        assert mk is not None and h is not None
+        reach = mobiles.reach(b, sc, pid, Fraction(mk.speed))
+        far = sorted(reach, key=lambda x: (-len(reach[x]), x.row, x.col))
+        out.append(t("tpl-mobile", piece=pid, hex=h.label, speed=mk.speed, count=len(reach),
+                     hexes=" ".join(x.label for x in far[:10]) + (" ..." if len(reach) > 10 else "")))
+    return out

@@ -1,5 +1,6 @@
 """Random legal games under the game's options (the conformance suite plays the defaults): the basic
-game (B) and the advanced game with every special rule (C 13a-13d) reach the end of the tenth hand,
+game (B), the advanced game with every special rule (C 13a-13d) and the scenarios (D) reach the end of
+the tenth hand,
 every sheet reads back from its canonical text, every report is written in both languages."""
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from pbem.games.corteo import RULES
 
 
 @pytest.mark.parametrize("options", [{"mode": "basic"},
-                                     {"smoke": "yes", "short": "yes", "jams": "yes", "national": "yes"}])
+                                     {"smoke": "yes", "short": "yes", "jams": "yes", "national": "yes"},
+                                     {"scenario": "internazionalista"},  # D
+                                     {"scenario": "antifascista", "jams": "yes"}])
 def test_random_games_under_the_options_finish(options):  # type: ignore[no-untyped-def]
     counter = [0]
 
