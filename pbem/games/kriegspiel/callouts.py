@@ -35,6 +35,7 @@ class _Obstacles:
 
     def __init__(self) -> None:
         self.boxes: list[tuple[float, float, float, float]] = []
+        self.units: list[tuple[float, float, float, float]] = []  # the unit frames alone
 
     def box(self, x0: float, y0: float, x1: float, y1: float) -> None:
         self.boxes.append((x0, y0, x1, y1))
@@ -42,6 +43,10 @@ class _Obstacles:
     def frame(self, cx: float, cy: float) -> None:
         w, h = FRAME_W * CELL / 2 + 2, FRAME_H * CELL / 2 + 2
         self.box(cx - w, cy - h, cx + w, cy + h)
+        self.units.append((cx - w, cy - h, cx + w, cy + h))
+
+    def hides_unit(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        return any(not (a1 <= x0 or a0 >= x1 or b1 <= y0 or b0 >= y1) for a0, b0, a1, b1 in self.units)
 
     def polyline(self, points: Sequence[Point], pad: float = 3.0, step: float = 6.0) -> None:
         for a, b in itertools.pairwise(points):
@@ -66,6 +71,8 @@ def _unit_vector(a: Point, b: Point) -> Point:
 
 
 CALLOUT_SIZE: Final = 14.0
+#: The cost of a card over a unit: more than any other overlap, so only a place with none wins.
+HIDES_UNIT: Final = 1e9
 
 
 def _leader(at: Point, clearance: float, x: float, y: float, w: float, h: float) -> tuple[Point, Point]:
@@ -89,8 +96,10 @@ def _callout(lay: Layout, at: Point, label: str, clearance: float, obstacles: _O
     """A label on a white card near ``at``, where it covers the least of what is drawn.
 
     Candidate places around the point (above, below, beside, diagonally, then
-    one and two squares further out) are scored by how much they cover; the
-    first best wins. A card away from the point gets a leader line to it.
+    one to five squares further out) are scored by how much they cover; the
+    first best wins. A card away from the point gets a leader line to it. A card
+    never hides a unit: where every place would, there is no card (the title bar
+    says the same in words).
     """
     size = CALLOUT_SIZE
     w = svg.text_width(label, size, bold=True) + 16
@@ -100,7 +109,7 @@ def _callout(lay: Layout, at: Point, label: str, clearance: float, obstacles: _O
     ymin, ymax = lay.board_y + 2, lay.board_y + lay.board_h - h - 2
     best: tuple[float, float, float, int] | None = None
     rank = 0
-    for extra in (0.0, CELL, 2 * CELL, 3 * CELL):
+    for extra in (0.0, CELL, 2 * CELL, 3 * CELL, 4 * CELL, 5 * CELL):
         near = clearance + extra
         diag = clearance * 0.72 + extra * 0.72
         for dx, dy in (
@@ -116,6 +125,8 @@ def _callout(lay: Layout, at: Point, label: str, clearance: float, obstacles: _O
             x = min(max(ax + dx - w / 2, xmin), xmax)
             y = min(max(ay + dy - h / 2, ymin), ymax)
             score = obstacles.overlap(x, y, x + w, y + h) + rank * 4.0
+            if obstacles.hides_unit(x, y, x + w, y + h):
+                score += HIDES_UNIT
             if rank >= 8 and (best is None or score < best[0]):
                 # The leader line must not cross units either.
                 score += _leader_cost(at, clearance, x, y, w, h, obstacles)
@@ -123,7 +134,9 @@ def _callout(lay: Layout, at: Point, label: str, clearance: float, obstacles: _O
                 best = (score, x, y, rank)
             rank += 1
     assert best is not None
-    _, x, y, chosen = best
+    score, x, y, chosen = best
+    if score >= HIDES_UNIT:
+        return ""
     obstacles.box(x, y, x + w, y + h)
     out: list[str] = []
     if chosen >= 8:  # away from the point: a leader line from the ring to the card

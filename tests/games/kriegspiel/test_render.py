@@ -7,6 +7,7 @@ engine is not imported: the renderer must work from view data alone).
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
@@ -521,3 +522,56 @@ def test_missing_or_malformed_data_is_tolerated(view: dict[str, Any]) -> None:
     svg = kr.render_svg(view)
     ET.fromstring(svg)
     assert decode(svg_to_png(svg, 400)).width == 400
+
+
+CARD = re.compile(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="4" fill="#ffffff"')
+
+
+def _cards(doc: str) -> list[tuple[float, float, float, float]]:
+    return [(float(x), float(y), float(x) + float(w), float(y) + float(h)) for x, y, w, h in CARD.findall(doc)]
+
+
+def _hidden_units(doc: str, view: dict[str, Any]) -> list[str]:
+    """Units whose frame a result card covers (issue 19.7: callouts hide nothing)."""
+    out = []
+    for u in view["units"]:
+        cx, cy = kr.square_centre(u["square"], kr.canvas_size()[0])
+        w, h = kr.FRAME_W * kr.CELL / 2, kr.FRAME_H * kr.CELL / 2
+        for x0, y0, x1, y1 in _cards(doc):
+            if not (x1 <= cx - w or x0 >= cx + w or y1 <= cy - h or y0 >= cy + h):
+                out.append(u["square"])
+    return out
+
+
+def _melee(north: list[str], south: list[str], target: str) -> dict[str, Any]:
+    return base_view(
+        turn=9, phase="move", to_move="south",
+        units=units("north", [("infantry", sq) for sq in north]) + units("south", [("infantry", sq) for sq in south]),
+        last_turn={"side": "north", "turn": 8, "moves": [], "captured": [], "arsenal_destroyed": None,
+                   "attack": {"side": "north", "target": target, "target_kind": "infantry", "attack": 15,
+                              "defence": 15, "result": "none",
+                              "attackers": [{"square": sq, "kind": "infantry", "value": 4, "charge": False}
+                                            for sq in north[:3]],
+                              "defenders": [{"square": target, "kind": "infantry", "value": 6, "terrain_bonus": 0}]}},
+    )
+
+
+def test_the_attack_card_hides_no_unit() -> None:
+    # rulebook "MOVIMENTO & ATTACCO": the attack sums every unit in range; the card saying the result
+    # must leave all of them, and the target, in sight
+    view = _melee(["J14", "J15", "J16", "I15", "K14"], ["K15", "K16", "L15", "L14", "L16"], "K15")
+    doc = kr.render_svg({**view, "lang": "it"})
+    assert len(_cards(doc)) == 1 and "15 : 15" in doc
+    assert _hidden_units(doc, view) == []
+
+
+def test_a_card_with_no_free_place_is_left_out_not_drawn_over_units() -> None:
+    # a board full of units round the target: no place for the card hides nothing, so the title bar
+    # alone says the result
+    squares = [kr.square_name(r, c) for r in range(4, 17) for c in range(4, 22)]
+    north = [sq for sq in squares if sq[0] < "K"]
+    south = [sq for sq in squares if sq[0] >= "K"]
+    view = _melee(north, south, "K12")
+    doc = kr.render_svg({**view, "lang": "en"})
+    assert _hidden_units(doc, view) == []
+    assert "15 : 15" in doc  # in the title bar's summary of the last turn
