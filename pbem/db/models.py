@@ -346,3 +346,46 @@ class Vote(SQLModel, table=True):
     phase_seq: int = 0
     cast_at: Optional[datetime] = _time()
     withdrawn_at: Optional[datetime] = _time()
+
+
+class League(SQLModel, table=True):
+    """A league or tournament of one game kind (pbem.service.leagues): round robin or Swiss,
+    its games made round by round (``pbem league pair``) with the league's deadline policy."""
+
+    __tablename__ = "league"
+    id: str = Field(primary_key=True)  # e.g. "l3"
+    name: str
+    kind: str = Field(index=True)
+    format: str = "swiss"  # round-robin | swiss
+    rounds: int = 0  # how many rounds the league plays
+    seats_per_game: int = 2
+    round: int = 0  # the last round paired (0: none yet)
+    status: str = Field(default="open", index=True)  # open | running | finished
+    signup_open: bool = False  # JOIN LEAGUE by mail until the first round is paired
+    deadline: str = ""  # the games' turn length ("" : the configuration's)
+    options_json: str = _text("{}")
+    policy_json: str = _text("{}")  # the game master's policy overrides for every game of the league
+    created_at: Optional[datetime] = _time()
+
+
+class LeagueMember(SQLModel, table=True):
+    """A player of a league, in the order they joined (the last tie-break of the standings)."""
+
+    __tablename__ = "league_member"
+    __table_args__ = (UniqueConstraint("league_id", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    league_id: str = Field(index=True, foreign_key="league.id")
+    player_id: int = Field(foreign_key="player.id")
+    joined_at: Optional[datetime] = _time()
+
+
+class LeagueGame(SQLModel, table=True):
+    """A game of a league's round; a bye is a row without a game (``game_id`` None)."""
+
+    __tablename__ = "league_game"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    league_id: str = Field(index=True, foreign_key="league.id")
+    round: int
+    board: int = 0  # the game's number within its round (0 for a bye)
+    game_id: Optional[str] = Field(default=None, index=True, foreign_key="game.id")
+    bye_player_id: Optional[int] = Field(default=None, foreign_key="player.id")
