@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from sqlmodel import Session, col, select
 
-from pbem.config import format_duration, parse_duration
+from pbem.config import parse_duration
 from pbem.core import registry
 from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import commitment
@@ -21,7 +21,7 @@ from pbem.errors import ConfigError, GameStateError, PbemError, UserError
 from pbem.service import calendar, holders, mailer, store, turns
 from pbem.service.context import Context
 from pbem.service.texts import t
-from pbem.service.timefmt import show, zone_of
+from pbem.service.timefmt import duration, show, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -293,7 +293,7 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
     body += [
         t("welcome.secret", lang, secret=secret),
         t("welcome.commitment", lang, commitment=game.commitment),
-        t("welcome.deadline", lang, length=format_duration(timedelta(seconds=game.turn_seconds)),
+        t("welcome.deadline", lang, length=duration(timedelta(seconds=game.turn_seconds), lang),
           deadline=show(phase.deadline if phase is not None else None, zone, lang)),
         "",
         t("welcome.howto", lang, game=game.id, seat=seat_row.name, secret=secret, turn=turn,
@@ -371,7 +371,7 @@ def extend_game(session: Session, ctx: Context, game: Game, delta: timedelta, la
     if game.status == "paused":
         game.paused_remaining = (game.paused_remaining or 0) + int(delta.total_seconds())
         session.add(game)
-        return t("gm.extended_paused", lang, game=game.id, length=format_duration(delta))
+        return t("gm.extended_paused", lang, game=game.id, length=duration(delta, lang))
     phase = store.current_phase(session, game)
     assert phase is not None and phase.deadline is not None
     phase.deadline = phase.deadline + delta

@@ -30,7 +30,7 @@ from pbem.service.context import Context
 from pbem.service.plurals import tn
 from pbem.service.replies import SHORT, Handled, Reply, line_label, quote
 from pbem.service.texts import t, text_of
-from pbem.service.timefmt import show
+from pbem.service.timefmt import show, zone_of
 
 log = logging.getLogger(__name__)
 
@@ -151,8 +151,10 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     if env.errors:
         lines = [f"  {line_label(line, lang)}: {text_of(m, lang)}" for line, m in env.errors[:MAX_DIAGNOSTICS]]
         if len(env.errors) > MAX_DIAGNOSTICS:
-            lines.append("  " + t("reply.more_diagnostics", lang, count=len(env.errors) - MAX_DIAGNOSTICS,
+            lines.append("  " + tn("reply.more_diagnostics", len(env.errors) - MAX_DIAGNOSTICS, lang,
                                   shown=MAX_DIAGNOSTICS))
+        if any(line for line, _ in env.errors):
+            lines.append(t("reply.counting", lang))
         text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(lines)
         reply.send(holder.address, t("subject.refused", lang), text)
         return Handled("refused", "envelope problems", game.id)
@@ -185,6 +187,7 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
     """Orders from one holder: every answer goes to that holder's address alone; when the
     seat is a team, the other holders are told what is now on file and who sent it."""
     session, ctx, lang = reply.session, reply.ctx, reply.lang
+    zone = zone_of(session, game, holder.address)  # times in the player's own zone, and in UTC
     if game.status == "finished":
         reply.send(holder.address, t("subject.refused", lang), t("reply.finished", lang, game=game.id))
         return Handled("refused", "game finished", game.id)
@@ -214,14 +217,14 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
             and dated < phase_row.opened_at - CLOCK_SLACK:
         # Written before this turn began: a late delivery meant for an earlier turn.
         reply.send(holder.address, t("subject.refused", lang),
-                   t("reply.stale", lang, game=game.id, turn=phase.turn, written=show(dated, game.timezone, lang),
-                     opened=show(phase_row.opened_at, game.timezone, lang)), turn=phase.turn)
+                   t("reply.stale", lang, game=game.id, turn=phase.turn, written=show(dated, zone, lang),
+                     opened=show(phase_row.opened_at, zone, lang)), turn=phase.turn)
         return Handled("refused", f"written before turn {phase.turn} began", game.id)
     if on_file is not None and on_file.mail_date is not None and written < on_file.mail_date:
         # Two mails overtook each other: the one written later stays on file.
         reply.send(holder.address, t("subject.refused", lang),
-                   t("reply.older", lang, game=game.id, turn=phase.turn, written=show(written, game.timezone, lang),
-                     filed=show(on_file.mail_date, game.timezone, lang), receipt=on_file.receipt), turn=phase.turn)
+                   t("reply.older", lang, game=game.id, turn=phase.turn, written=show(written, zone, lang),
+                     filed=show(on_file.mail_date, zone, lang), receipt=on_file.receipt), turn=phase.turn)
         return Handled("refused", f"older than the orders on file ({on_file.receipt})", game.id)
     text = order_text(env)
     sheet = rules.parse_orders(state, seat.name, text)
@@ -247,7 +250,7 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
     if game.status == "paused":
         body.append(t("reply.paused", lang, game=game.id))
     elif not turns.ready(session, game, phase_row):
-        body.append(t("reply.waiting", lang, deadline=_deadline(game, phase_row, lang)))
+        body.append(t("reply.waiting", lang, deadline=show(phase_row.deadline, zone, lang)))
     else:
         body.append(t("reply.resolving", lang))
     maps = []
@@ -269,10 +272,6 @@ def order_time(dated: datetime | None, received: datetime) -> datetime:
     if dated is None or dated >= received:
         return received
     return max(dated, received - ORDER_WINDOW)
-
-
-def _deadline(game: Game, phase_row: Any, lang: str) -> str:
-    return show(phase_row.deadline, game.timezone, lang)
 
 
 def order_text(env: Envelope) -> str:
@@ -307,7 +306,7 @@ def diagnostics_text(rules: Any, sheet: Any, lang: str, game: Game, turn: int, s
             if d.suggestion is not None:
                 out.append("      " + t("reply.suggestion", lang, text=text_of(d.suggestion, lang, rules.catalog)))
         if len(group) > len(shown):
-            out.append("  " + t("reply.more_diagnostics", lang, count=len(group) - len(shown), shown=len(shown)))
+            out.append("  " + tn("reply.more_diagnostics", len(group) - len(shown), lang, shown=len(shown)))
         out.append("")
     out.append(t("reply.on_file", lang, receipt=receipt) if receipt else t("reply.none_on_file", lang))
     return "\n".join(out)

@@ -156,7 +156,7 @@ async def test_a_bad_line_is_quoted_short_and_diagnostics_are_capped(server: App
     assert "\u202e" not in refusal.text and "htuos " * 20 not in refusal.text
     assert "PLAY \ufffdhtuos htuos" in refusal.text  # the start of the line, its override made visible
     assert "JUNK 48" in refusal.text and "JUNK 49" not in refusal.text  # the first 50 diagnostics
-    assert "… and 71 more not listed (the first 50 are)." in refusal.text
+    assert "… and 71 more, not listed (the first 50 are)." in refusal.text
     assert refusal.size < 20_000
     assert "htuos " * 20 not in too_long.text and too_long.size < 5_000  # a 24 KB line: a short answer
 
