@@ -17,6 +17,7 @@ import signal
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pbem.config import Config, helo_name
@@ -25,7 +26,7 @@ from pbem.db.session import make_engine
 from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import budget, inbound, outbox, receipt, reports, sdnotify, status, turns
+from pbem.service import budget, inbound, outbox, receipt, reports, retention, sdnotify, status, turns
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ class App:
         self.smtp_health = outbox.ServerHealth(name if isinstance(name, str) else "SMTP")
         self._inbox_error = ""
         self._logged_jobs: set[int] = set()
+        self._purged_at: datetime | None = None
 
     @classmethod
     def from_config(cls, cfg: Config, ctx: Context | None = None) -> "App":
@@ -186,6 +188,10 @@ class App:
         summary = summary or CycleSummary()
         summary.resolved += await asyncio.to_thread(turns.resolve_due, self.ctx)
         summary.reminders += await asyncio.to_thread(turns.send_reminders, self.ctx)
+        now = self.ctx.now()
+        if self._purged_at is None or now - self._purged_at >= retention.INTERVAL:
+            await asyncio.to_thread(retention.purge, self.ctx)  # raw mail past retention.raw_mail
+            self._purged_at = now
 
     def _executor(self) -> Executor | None:
         """The map workers: processes, so that drawing uses the other cores (None: threads)."""

@@ -307,6 +307,13 @@ def cmd_mail_retry(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_player_forget(args: argparse.Namespace) -> int:
+    from pbem.service import forget
+
+    print(forget.forget(_context(args), args.address))
+    return 0
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from pbem.service import verify
 
@@ -478,6 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="one player: seats, absences, deadlines met and missed")
     p.add_argument("address")
     p.set_defaults(func=cmd_player_show)
+    p = psub.add_parser("forget", parents=[common],
+                        help="erase a player whose games have all ended: a pseudonym instead of the address")
+    p.add_argument("address")
+    p.set_defaults(func=cmd_player_forget)
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)

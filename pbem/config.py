@@ -219,6 +219,14 @@ class ClubConfig:
 
 
 @dataclass(frozen=True)
+class RetentionConfig:
+    """How long mail is kept whole (docs/operations.md, "What is stored"). After ``raw_mail``
+    a sent (or given up) outgoing mail keeps only a copy with its secrets redacted."""
+
+    raw_mail: str = "30d"
+
+
+@dataclass(frozen=True)
 class RenderConfig:
     width: int = 1600
     workers: int = 1  # processes drawing report maps beside the daemon; 0 = a thread of the daemon
@@ -235,6 +243,7 @@ class Config:
     security: SecurityConfig = field(default_factory=SecurityConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    retention: RetentionConfig = field(default_factory=RetentionConfig)
     source: str = "<defaults>"
 
     @property
@@ -317,6 +326,7 @@ def _validate(cfg: Config) -> None:
                  ("outbox.retry_first", cfg.outbox.retry_first), ("outbox.retry_max", cfg.outbox.retry_max),
                  ("outbox.give_up", cfg.outbox.give_up), ("outbox.probe_max", cfg.outbox.probe_max),
                  ("security.refusal_interval", cfg.security.refusal_interval),
+                 ("retention.raw_mail", cfg.retention.raw_mail),
                  ("club.confirm_within", cfg.club.confirm_within)]
     for key, text in durations:
         try:
