@@ -163,9 +163,9 @@ async def test_an_open_game_filled_by_mail_and_a_seat_taken_over(app: App, embed
     assert code is not None
     await mail.send_text(EVE, PBEM, "code", f"CONFIRM {code.group(1)}")
     assert await settle(app, 1) == {"command": 1}
-    got = await mail.wait_for(EVE, count=2)
-    assert any("is yours" in m.text for m in got)
-    (welcome,) = [m for m in got if "welcome" in m.subject]
+    eve = await mail.wait_for(EVE, count=2)
+    assert any("is yours" in m.text for m in eve)
+    (welcome,) = [m for m in eve if "welcome" in m.subject]
     assert "you hold the seat green." in welcome.text.lower() and "What the seat green has played so far" in welcome.text
     assert "History of Club night" in welcome.text and "Turn 1" in welcome.text
     new_secret = secret_from_welcome(welcome.text)
