@@ -165,10 +165,10 @@ async def test_an_open_game_filled_by_mail_and_a_seat_taken_over(app: App, embed
     assert await settle(app, 1) == {"command": 1}
     eve = await mail.wait_for(EVE, count=2)
     assert any("is yours" in m.text for m in eve)
-    (welcome,) = [m for m in eve if "welcome" in m.subject]
-    assert "you hold the seat green." in welcome.text.lower() and "What the seat green has played so far" in welcome.text
-    assert "History of Club night" in welcome.text and "Turn 1" in welcome.text
-    new_secret = secret_from_welcome(welcome.text)
+    (greeting,) = [m for m in eve if "welcome" in m.subject]
+    assert "you hold the seat green." in greeting.text.lower() and "What the seat green has played so far" in greeting.text
+    assert "History of Club night" in greeting.text and "Turn 1" in greeting.text
+    new_secret = secret_from_welcome(greeting.text)
     assert new_secret not in secrets.values()
     (row,) = outbox(ctx, to=EVE, kind="welcome")
     pngs = {name: data for name, data in files_of(row).items() if name.endswith(".png")}
