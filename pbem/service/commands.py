@@ -19,7 +19,7 @@ from pbem.service.history import history_text
 from pbem.service.replies import SHORT, quote
 from pbem.service.secrets import hash_secret, new_secret
 from pbem.service.texts import t
-from pbem.service.timefmt import show
+from pbem.service.timefmt import show, zone_of
 
 if TYPE_CHECKING:
     from pbem.service.inbound import Reply
@@ -78,7 +78,8 @@ def _status(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | N
     if game.status != "finished" and phase is not None:
         filed = {r.seat: r for r in store.sheets_of_phase(session, game.id, phase.seq)}
         lines.append(t("status.phase", lang, turn=phase.turn, phase=phase.name,
-                       deadline=show(phase.deadline, game.timezone, lang) if game.status == "active" else "—"))
+                       deadline=show(phase.deadline, zone_of(session, game, holder.address), lang)
+                       if game.status == "active" else "—"))
         for name in store.awaiting(phase):
             key = "status.seat_in" if name in filed else "status.seat_missing"
             lines.append("  " + t(key, lang, seat=name))
