@@ -10,11 +10,8 @@ Create Date: 2026-11-26 01:21:16.265674
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401  (autogenerate writes sqlmodel's string type)
 from alembic import op
 
-import pbem.db.models  # noqa: F401  (autogenerate writes the models' own column types)
-import pbem.db.sealed  # noqa: F401
 
 revision = '0002'
 down_revision = '0001'
@@ -28,9 +25,9 @@ def upgrade() -> None:
     sa.Column('player_id', sa.Integer(), nullable=False),
     sa.Column('start_date', sa.Date(), nullable=False),
     sa.Column('end_date', sa.Date(), nullable=False),
-    sa.Column('created_at', pbem.db.models.UTCDateTime(), nullable=True),
+    sa.Column('created_at', sa.DateTime(), nullable=True),
     sa.Column('cancelled', sa.Boolean(), nullable=False),
-    sa.Column('cancelled_at', pbem.db.models.UTCDateTime(), nullable=True),
+    sa.Column('cancelled_at', sa.DateTime(), nullable=True),
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], ),
     sa.PrimaryKeyConstraint('id')
     )
@@ -39,14 +36,14 @@ def upgrade() -> None:
 
     op.create_table('seat_entry',
     sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('seat', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('status', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('game_id', sa.String(), nullable=False),
+    sa.Column('seat', sa.String(), nullable=False),
+    sa.Column('status', sa.String(), nullable=False),
     sa.Column('player_id', sa.Integer(), nullable=True),
-    sa.Column('address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('language', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('address', sa.String(), nullable=False),
+    sa.Column('language', sa.String(), nullable=False),
     sa.Column('team_json', sa.Text(), nullable=False),
-    sa.Column('taken_at', pbem.db.models.UTCDateTime(), nullable=True),
+    sa.Column('taken_at', sa.DateTime(), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], ),
     sa.PrimaryKeyConstraint('id'),
@@ -57,17 +54,17 @@ def upgrade() -> None:
 
     op.create_table('signup_request',
     sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-    sa.Column('seat', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('kind', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('payload', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('code_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('status', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('game_id', sa.String(), nullable=True),
+    sa.Column('seat', sa.String(), nullable=False),
+    sa.Column('address', sa.String(), nullable=False),
+    sa.Column('kind', sa.String(), nullable=False),
+    sa.Column('payload', sa.String(), nullable=False),
+    sa.Column('code_hash', sa.String(), nullable=False),
+    sa.Column('status', sa.String(), nullable=False),
     sa.Column('mailed', sa.Boolean(), nullable=False),
-    sa.Column('created_at', pbem.db.models.UTCDateTime(), nullable=True),
-    sa.Column('expires_at', pbem.db.models.UTCDateTime(), nullable=True),
-    sa.Column('used_at', pbem.db.models.UTCDateTime(), nullable=True),
+    sa.Column('created_at', sa.DateTime(), nullable=True),
+    sa.Column('expires_at', sa.DateTime(), nullable=True),
+    sa.Column('used_at', sa.DateTime(), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
     sa.PrimaryKeyConstraint('id')
     )
@@ -78,13 +75,13 @@ def upgrade() -> None:
 
     op.create_table('vote',
     sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('seat', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('kind', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('game_id', sa.String(), nullable=False),
+    sa.Column('seat', sa.String(), nullable=False),
+    sa.Column('kind', sa.String(), nullable=False),
+    sa.Column('address', sa.String(), nullable=False),
     sa.Column('phase_seq', sa.Integer(), nullable=False),
-    sa.Column('cast_at', pbem.db.models.UTCDateTime(), nullable=True),
-    sa.Column('withdrawn_at', pbem.db.models.UTCDateTime(), nullable=True),
+    sa.Column('cast_at', sa.DateTime(), nullable=True),
+    sa.Column('withdrawn_at', sa.DateTime(), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
     sa.PrimaryKeyConstraint('id')
     )
@@ -92,8 +89,8 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_vote_game_id'), ['game_id'], unique=False)
 
     with op.batch_alter_table('game', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('master_address', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
-        batch_op.add_column(sa.Column('master_secret_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
+        batch_op.add_column(sa.Column('master_address', sa.String(), nullable=False, server_default=''))
+        batch_op.add_column(sa.Column('master_secret_hash', sa.String(), nullable=False, server_default=''))
 
     with op.batch_alter_table('holder', schema=None) as batch_op:
         batch_op.add_column(sa.Column('absence_days_used', sa.Integer(), nullable=False, server_default='0'))
@@ -102,7 +99,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('calendar_sequence', sa.Integer(), nullable=False, server_default='0'))
 
     with op.batch_alter_table('player', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('timezone', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
+        batch_op.add_column(sa.Column('timezone', sa.String(), nullable=False, server_default=''))
 
 
 
