@@ -258,3 +258,18 @@ def test_games_lists_open_games_takeovers_and_mine(ctx: Context, arditi4: str) -
     line = next(x for x in text.splitlines() if x.strip().startswith(f"{arditi4} — Club night (Arditi"))
     assert line.endswith("free blue, green, yellow (1 of 4 taken)")
     assert f"{arditi4} — Club night: seat red, waiting for players" in text
+
+
+def test_help_lists_the_club_commands_in_both_languages(ctx: Context) -> None:
+    before = last_id(ctx)
+    assert mail(ctx, ANN, "HELP").status == "command"
+    text = answer(ctx, ANN, before)
+    for word in ("GAMES (PARTITE)", "JOIN <game>", "(ENTRA)", "(SUBENTRA)", "CONFIRM <code> (CONFERMA)",
+                 "(ASSENZA", "(IMPOSTA FUSO", "(IMPOSTA LINGUA)"):
+        assert word in text
+    from pbem.service.texts import t
+
+    italian = t("help.general", "it", address="x", kinds="y")
+    for word in ("PARTITE (GAMES)", "ENTRA <partita>", "SUBENTRA <partita> <posto>", "CONFERMA <codice>",
+                 "ASSENZA <dal> <al>", "IMPOSTA FUSO <fuso>", "IMPOSTA LINGUA <en|it>"):
+        assert word in italian
