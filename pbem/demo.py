@@ -61,9 +61,13 @@ class Script:
 
 
 def load_script(kind: str) -> Script:
+    """The script of a game kind (``demo.toml``), or of one of its variants, ``kind:variant``
+    (``demo_<variant>.toml``: a Corteo scenario, say)."""
+    kind, _, variant = kind.partition(":")
     package = registry.get(kind).__class__.__module__.rsplit(".", 1)[0] + ".data"
     try:
-        text = resources.files(package).joinpath("demo.toml").read_text(encoding="utf-8")
+        text = resources.files(package).joinpath(f"demo_{variant}.toml" if variant else "demo.toml").read_text(
+            encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError) as exc:
         raise PbemError(f"no demo script for {kind}") from exc
     data = tomllib.loads(text)
@@ -82,6 +86,17 @@ def scripted_kinds() -> list[str]:
         except PbemError:
             continue
         out.append(kind)
+    return out
+
+
+def scripted_variants() -> list[str]:
+    """``kind:variant`` for every ``demo_<variant>.toml`` beside a kind's script."""
+    out = []
+    for kind in scripted_kinds():
+        package = registry.get(kind).__class__.__module__.rsplit(".", 1)[0] + ".data"
+        for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
+            if entry.name.startswith("demo_") and entry.name.endswith(".toml"):
+                out.append(f"{kind}:{entry.name[5:-5]}")
     return out
 
 
@@ -262,27 +277,32 @@ def _save(table: ScriptedTable, out: Path) -> None:
                     (out / "maps" / f"{seat}-{i:03d}.png").write_bytes(data)
 
 
-async def run(out: Path, kinds: Sequence[str] | None = None, language: str | None = None) -> Path:
+async def run(out: Path, kinds: Sequence[str] | None = None, language: str | None = None,
+              entropy: Callable[[int], bytes] | None = None, start: datetime | None = None) -> Path:
     """Play each scripted game; returns the output folder. ``language``: every seat reads its
-    mail in that language (the both-language test), else each seat's own from the script."""
+    mail in that language (the both-language test), else each seat's own from the script;
+    ``entropy``: where secrets and dice seeds come from, ``start``: the clock's first reading (a
+    test fixes both; default: the system's entropy and the time now)."""
     from pbem.mail.embedded import EmbeddedMailServer
     from pbem.mail.imap import ImapInbox
     from pbem.mail.smtp import SmtpSender
 
     out.mkdir(parents=True, exist_ok=True)
-    for kind in kinds or scripted_kinds():
+    for kind in kinds or scripted_kinds() + scripted_variants():
         script = load_script(kind)
         if language is not None:
             script = replace(script, seats=tuple((seat, local, language) for seat, local, _ in script.seats))
-        folder = out / registry.get(kind).info.slug
+        variant = kind.partition(":")[2]
+        folder = out / (registry.get(script.kind).info.slug + (f"-{variant}" if variant else ""))
         if folder.exists():
             import shutil
 
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         cfg = demo_config(folder)
-        clock = ManualClock(datetime.now(timezone.utc).replace(microsecond=0))
-        ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
+        clock = ManualClock(start or datetime.now(timezone.utc).replace(microsecond=0))
+        ctx = (Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock) if entropy is None else
+               Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, entropy=entropy))
         server = EmbeddedMailServer(host="127.0.0.1", imap_port=0, smtp_port=0, maildir=None,
                                     domains=("localhost",), password="pbem")
         await server.start()

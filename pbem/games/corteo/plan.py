@@ -100,6 +100,7 @@ class Planner:
     running: bool = False
     reinforced: int = 0  # strength of the reinforcements placed (6c)
     placed: set[str] = field(default_factory=set)
+    pieces_placed: set[str] = field(default_factory=set)  # D: mobile objectives placed at the set-up
     jam_tried: bool = False
     heads: tuple[str, ...] | None = None
     component: str | None = None

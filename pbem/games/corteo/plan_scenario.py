@@ -90,7 +90,7 @@ def place_mobile(p: "Planner", item: Item | None, pid: str, h: Hex) -> None:
     problem: Message | None = None
     if p.stage != "setup" or p.seat != POTERE:
         problem = msg("err-mobile-place-now", piece=pid)
-    elif pid in p.placed:
+    elif pid in p.pieces_placed:
         problem = msg("err-placed-twice", unit=pid)
     elif h not in mobiles.square_hexes(sc):
         problem = msg("err-mobile-square", piece=pid, hex=h.label, square=sc.square)
@@ -101,7 +101,7 @@ def place_mobile(p: "Planner", item: Item | None, pid: str, h: Hex) -> None:
     if problem is not None:
         p.err(item, problem)
         return
-    p.placed.add(pid)
+    p.pieces_placed.add(pid)
     b.mobiles[pid] = replace(b.mobiles[pid], loc=h.label, status="map")
     b.steps.append(_step(pid, (h.label,), "place"))
     p.orders.append(Place(pid, h.label))
@@ -265,7 +265,7 @@ def default_setup(p: "Planner") -> None:
                     p.do_place(uid, h)
                     break
         return
-    for pid in [m for m in b.mobiles if m not in p.placed]:
+    for pid in [m for m in b.mobiles if m not in p.pieces_placed]:
         for h in mobiles.square_hexes(sc):
             if b.mobile_on(h) is None and not (pid.startswith("COM") and b.at(h, POTERE)):
                 place_mobile(p, None, pid, h)
