@@ -340,6 +340,9 @@ def show_game(ctx: Context, game_id: str) -> dict[str, Any]:
             "orders_in": sorted(filed),
             "deadline": show(phase.deadline, game.timezone) if phase and game.status == "active" else None,
             "seats": [_seat_summary(session, s) for s in seat_rows],
+            "signup": [{"seat": e.seat, "status": e.status, "address": e.address}  # an open game's seats
+                       for e in session.exec(select(SeatEntry).where(SeatEntry.game_id == game.id)
+                                             .order_by(col(SeatEntry.id)))] if game.status == OPEN else None,
             "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
         }
 

@@ -56,6 +56,10 @@ def test_open_game_start_free_and_players(config: Path, capsys: pytest.CaptureFi
         _, listing, _ = run(config, clock, capsys, "game", "list")
         assert game_id in listing and "open" in listing
         sign_up(ctx, BEA, game_id)
+        _, shown, _ = run(config, clock, capsys, "game", "show", game_id)
+        entries = {e["seat"]: (e["status"], e["address"]) for e in json.loads(shown)["signup"]}
+        assert entries["red"] == ("taken", ANN) and entries["blue"] == ("taken", BEA)
+        assert entries["green"] == ("open", "")
         code, out, err = run(config, clock, capsys, "game", "start", game_id)
         assert code == 0 and "red, blue" in out, err
         assert len(outbox(ctx, kind="welcome")) == 2
