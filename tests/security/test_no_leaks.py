@@ -1,7 +1,9 @@
 """Secrets never leak: not into the logs (at DEBUG, through every layer), and not into
 any mail: a played Kriegspiel game's every outbox mail is decoded completely (headers,
 text and HTML parts, the JSON view) and searched for any other seat's secret, reply
-token and, before the reveal, the other side's sealed deployment."""
+token and, before the reveal, the other side's sealed deployment; the game master's mails
+(the GM secret, answers, an announcement, a forged GM mail's notice) carry no seat's secret
+or reply address, and no seat's mail carries the GM secret."""
 
 from __future__ import annotations
 
@@ -15,15 +17,16 @@ from importlib.resources import files
 import pytest
 
 from pbem.games.kriegspiel.play import opening_text
-from pbem.service import games, store
+from pbem.service import games, master, store
 from pbem.service.secrets import normalise
 from tests.security.dkimkeys import sign
 from tests.security.support import new_duel, orders_mail, recipients, reply_to, send
 from tests.service.helpers import BLUE, RED, outbox, text_of
 from tests.support.chance import chooser
-from tests.support.players import parse, secret_from_welcome
+from tests.support.players import parse, player_mail, secret_from_welcome
 
 NORTH, SOUTH = "nora@example.org", "sandro@example.org"
+GM = "gm@example.org"
 AR = "Authentication-Results: mx.pbem.example; dkim=pass header.d=example.org; dmarc=pass header.from=example.org"
 
 
@@ -154,6 +157,14 @@ def test_no_mail_of_a_played_game_shows_another_seats_secret_or_sealed_deploymen
                for seat, addr in (("north", NORTH), ("south", SOUTH))}
     tokens = {seat: reply_to(outbox(ctx, to=addr, kind="welcome")[0]) for seat, addr in (("north", NORTH), ("south", SOUTH))}
     reveal, issued = _play(ctx, game_id, secrets)
+    # the game master by mail: the GM secret, an extension, an announcement, a forged GM mail
+    assert GM in master.appoint(ctx, game_id, GM)
+    gm_secret = secret_from_welcome(text_of(outbox(ctx, to=GM)[-1]))
+    for lines in (["EXTEND 1h"], ["ANNOUNCE", "Tea at five."], ["PAUSE"], ["RESUME"], ["HELP"]):
+        block = "\n".join([f"GAME {game_id}", f"GM {gm_secret}", *lines, "END"])
+        assert send(ctx, player_mail(GM, block)).status == "command", lines
+    forged = "\n".join([f"GAME {game_id}", f"GM {gm_secret}", "END DRAW", "END"])
+    assert send(ctx, player_mail(NORTH, forged)).status == "refused"
     rows = outbox(ctx)
     first_report = min(r.id or 0 for r in rows if r.kind == "report")
     assert reveal < first_report
@@ -166,12 +177,20 @@ def test_no_mail_of_a_played_game_shows_another_seats_secret_or_sealed_deploymen
         welcome = _decoded(outbox(ctx, to=addr, kind="welcome")[0].raw)[0]
         deployment[them] = [p for p in deployment[them] if not p.search(welcome)]
         assert len(deployment[them]) >= 10
-    checked = {"pre-reveal": 0, "json": 0, "own-secret": 0, "own-units": 0, "revealed": 0}
+    checked = {"pre-reveal": 0, "json": 0, "own-secret": 0, "own-units": 0, "revealed": 0, "gm": 0, "announced": 0}
     for row in rows:
         (address,) = recipients(row)
+        text, views = _decoded(row.raw)
+        if address == GM:  # the game master's mail: no seat's secret or reply address
+            for secret in issued["north"] | issued["south"]:
+                assert not _forms(secret) & set(re.findall(r"[0-9a-zA-Z-]+", text)), f"a seat's secret to the GM: {row.subject}"
+            assert not {tokens["north"], tokens["south"]} & set(re.findall(r"[^\s<>\"]+@[^\s<>\"]+", text))
+            checked["gm"] += 1
+            continue
+        assert not _forms(gm_secret) & set(re.findall(r"[0-9a-zA-Z-]+", text)), "the GM secret in a mail to a seat"
+        checked["announced"] += "Tea at five." in text
         me = seat_of[address]
         them = "south" if me == "north" else "north"
-        text, views = _decoded(row.raw)
         checked["json"] += len(views)
         for secret in issued[them]:
             assert not _forms(secret) & set(re.findall(r"[0-9a-zA-Z-]+", text)) and secret not in text, \
@@ -189,6 +208,7 @@ def test_no_mail_of_a_played_game_shows_another_seats_secret_or_sealed_deploymen
                 assert not pattern.search(text), f"{them}'s {pattern.pattern[:40]}… in a {row.kind} mail to {me}"
     assert checked["pre-reveal"] >= 20 and checked["json"] >= 6, checked
     assert checked["own-secret"] >= 3 and checked["own-units"] >= 2 and checked["revealed"] >= 4, checked
+    assert checked["gm"] >= 6 and checked["announced"] == 2, checked  # the GM's mails and the announcement walked
     assert {r.kind for r in rows} >= {"welcome", "reply", "refusal", "report"} and len(rows) > 30
 
 

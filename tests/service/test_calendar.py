@@ -10,9 +10,8 @@ from icalendar import Calendar
 from pbem.service import games, reports
 from pbem.service.turns import send_reminders
 from tests.security.support import orders_mail, send
-from tests.service.helpers import BLUE, RED, files_of, outbox
+from tests.service.helpers import BLUE, RED, files_of, outbox, text_of
 from tests.support.players import secret_from_welcome
-from tests.service.helpers import text_of
 
 
 def _event(row):  # type: ignore[no-untyped-def]
