@@ -359,6 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="configuration file (default: $PBEM_CONFIG or config/pbem.toml)")
         p.add_argument("-v", "--verbose", action="store_true",
                        default=argparse.SUPPRESS if suppress else False, help="log more")
+        p.add_argument("--log-json", action="store_true", default=argparse.SUPPRESS if suppress else False,
+                       help="log one JSON object per line (game, seat and mail on lines about a mail)")
         return p
 
     common = options(suppress=True)
@@ -426,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
                    help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
-                        "warn_after=1 abandon_after=3 decision=12h takeover=auto|approve")
+                        "warn_after=1 abandon_after=3 decision=12h takeover=auto|approve absence_days=14")
     p.add_argument("--master", metavar="EMAIL", help="the game's master by mail (mailed a GM secret)")
     p.set_defaults(func=cmd_game_new)
     p = gsub.add_parser("list", parents=[common], help="list games")
@@ -529,6 +531,11 @@ def main(argv: Sequence[str] | None = None, *, clock: Callable[[], datetime] | N
     args.clock = clock
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    if getattr(args, "log_json", False):  # one JSON object per line, for a log collector
+        from pbem.service.logjson import JsonFormatter
+
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JsonFormatter())
     if not args.verbose:
         logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
         logging.getLogger("apscheduler").setLevel(logging.WARNING)  # and the scheduler every run
