@@ -44,123 +44,88 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
-from pbem.core.i18n import Catalog, msg, normalise_language
+from pbem.core.i18n import Catalog, normalise_language
 from pbem.games.blockmania.blocks import COLUMN_LETTERS, Block, Loc, Ring, Square, blocks
+from pbem.games.blockmania.mapstyle import (
+    ADDRESS_INK,
+    ARMOURY_PIP,
+    BIG,
+    BLOCKS_PER_ROW,
+    CELL,
+    CHUTE,
+    FALLEN_GREY,
+    FIRE,
+    FIRE_CORE,
+    GLASS,
+    GRID_LINE,
+    HARDWARE,
+    HARDWARE_PIP,
+    HAZARD,
+    JUDGES,
+    LABEL_INK,
+    LEGEND_H,
+    LIFT,
+    LOCKED,
+    LOOT,
+    MAP_W,
+    MAP_X,
+    MAP_Y,
+    MOVE_NOTES,
+    PAD,
+    PANEL_W,
+    PANEL_X,
+    PLAZA,
+    PLAZA_LINE,
+    RAIL,
+    RAIL_LIGHT,
+    ROAD,
+    ROAD_LINE,
+    ROW_FOOT,
+    ROW_GAP,
+    ROW_HEAD,
+    RUBBLE,
+    RUBBLE_LINE,
+    SCRAWL,
+    SEAT_INK,
+    SEAT_SHAPES,
+    SHORT,
+    SHOT,
+    SHOT_NOTES,
+    SKY,
+    SKY_GRID,
+    SMALL,
+    SPRINKLER,
+    SQUARE_FILL,
+    WALKWAY,
+    WALL,
+    WIDTH,
+    _catalog,
+    _flame,
+    _hazard,
+    _maybe,
+    seat_colours,
+    _shape,
+    _squiggle,
+    _star,
+    _text,
+)
+from pbem.games.blockmania.panel import (
+    _hand,
+    _notes,
+    _Panel,
+    _players,
+    _result,
+    _title,
+    _turn_notes,
+)
 from pbem.render import svg, theme
 from pbem.render.cache import static_part
 from pbem.render.svg import Path, Point
 from pbem.render.viewdata import as_dicts as _dicts, as_int as _int, as_strs as _strs
 
-# -- geometry ---------------------------------------------------------------------------------------
 
-CELL: Final = 60.0
-PAD: Final = 16.0
-TITLE_H: Final = 64.0
-MAP_X: Final = PAD + 26.0  # room for the level numbers
-MAP_Y: Final = TITLE_H + 8.0
-BLOCKS_PER_ROW: Final = 2
-ROW_HEAD: Final = 34.0  # block names above a row
-ROW_FOOT: Final = 22.0  # column letters below a row
-ROW_GAP: Final = 18.0
-ROW_COLS: Final = 19  # two maps of 10 columns joined: 9 + 9 + 1
-MAP_W: Final = ROW_COLS * CELL
-PANEL_X: Final = MAP_X + MAP_W + 30.0
-PANEL_W: Final = 410.0
-WIDTH: Final = PANEL_X + PANEL_W + PAD
-LEGEND_H: Final = 150.0
-
-BIG: Final = 44.0  # a lone Blocker
-SMALL: Final = 26.0  # up to four in a square
-
-# -- colours ----------------------------------------------------------------------------------------
-
-SKY: Final = "#e8f0f6"
-SKY_GRID: Final = "#d3dee8"
-PLAZA: Final = "#d8d0bf"
-PLAZA_LINE: Final = "#bfb5a0"
-ROAD: Final = "#6f6d6a"
-ROAD_LINE: Final = "#f0d36a"
-WALKWAY: Final = "#a99f8c"
-RAIL: Final = "#7b8594"
-RAIL_LIGHT: Final = "#b9c2cf"
-WALL: Final = "#2f3a46"
-GRID_LINE: Final = "#6c7886"
-#: 1.ii: residential blue, Civic green, special yellow; (Window, Interior).
-SQUARE_FILL: Final = {
-    "residential": ("#cfe3f5", "#93bfe6"),
-    "civic": ("#cdeee0", "#8fd3b6"),
-    "special": ("#fbeeb6", "#f1d267"),
-}
-GLASS: Final = "#ffffff"
-ADDRESS_INK: Final = "#1d3f60"
-LABEL_INK: Final = "#2b2a27"
-LIFT: Final = "#4a5563"
-CHUTE: Final = "#3f4b8c"
-SPRINKLER: Final = "#c62828"
-FIRE: Final = "#e8601c"
-FIRE_CORE: Final = "#ffd23f"
-HAZARD: Final = "#f0b429"
-RUBBLE: Final = "#5d5852"
-RUBBLE_LINE: Final = "#8e887f"
-SCRAWL: Final = "#cc3399"
-LOOT: Final = "#2e7d32"
-SHOT: Final = "#8b1a1a"
-FALLEN_GREY: Final = "#8a8a8a"
-JUDGES: Final = "#1b2a6b"  # a Judges marker (12.ii): the Justice Department's dark blue
-LOCKED: Final = "#c62828"
-ARMOURY_PIP: Final = ("#5a2a1a", "#ffffff")
-HARDWARE_PIP: Final = ("#d9d4c7", "#2b2a27")
-
-#: Seats onto the theme's colour-blind-safe slots, with a symbol each (never colour alone).
-SEAT_SLOTS: Final = {"red": "vermillion", "blue": "blue", "green": "green", "yellow": "yellow", "white": "sky",
-                     "black": "purple"}
-SEAT_SHAPES: Final = {"red": "circle", "blue": "square", "green": "triangle", "yellow": "diamond", "white": "star",
-                      "black": "hexagon"}
-#: Ink on a counter of the seat's colour.
-SEAT_INK: Final = {"yellow": "#1f1a10"}
-
-#: Short names of the Blocker types on their counters (the roster's keys).
-SHORT: Final = {"spugs": "SPU", "juves": "JUV", "crocks": "CRK", "futsie": "FUT", "citi-def": "CDF",
-                "fatty": "FAT", "mob": "MOB", "superhero": "SUP", "klegg": "KLG", "jaeger": "JAG"}
-HARDWARE: Final = frozenset({"spray-can", "bat-suit", "power-board", "sucker-gun", "vibro-drill", "nail-gun",
-                             "power-saw"})
-MOVE_NOTES: Final = frozenset({"note-walk", "note-lift", "note-chute", "note-fly", "note-pedway", "note-skyrail",
-                               "note-megaway"})
-SHOT_NOTES: Final = frozenset({"note-combat-shoots", "note-defensive-fire"})
-
-
-def seat_colours(seat: str) -> theme.SideColours:
-    return theme.side_colours(SEAT_SLOTS.get(seat, ""))
-
-
-# -- texts ------------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=1)
-def _render_texts() -> Catalog:
-    return Catalog.from_package("pbem.games.blockmania.data", "render.toml")
-
-
-@functools.lru_cache(maxsize=1)
-def _catalog() -> Catalog:
-    """The game's whole catalog (the turn's notes come from every rule module) and the map's own texts."""
-    from pbem.games.blockmania.engine import catalog
-
-    return catalog().merged(_render_texts())
-
-
-def _text(catalog: Catalog, lang: str, key: str, **args: object) -> str:
-    return catalog.text(msg(key, **args), lang)
-
-
-def _maybe(catalog: Catalog, lang: str, key: str, fallback: str) -> str:
-    return _text(catalog, lang, key) if catalog.has(key) or catalog.has(key, lang) else fallback
-
-
-def _seat_name(catalog: Catalog, lang: str, seat: str) -> str:
-    return _maybe(catalog, lang, f"map-seat-{seat}", seat)
 
 
 # -- the ring's layout ------------------------------------------------------------------------------
@@ -236,56 +201,6 @@ class Layout:
 @functools.lru_cache(maxsize=8)
 def _layout(ring_ids: tuple[str, ...]) -> Layout:
     return Layout(ring_ids)
-
-
-# -- shapes -----------------------------------------------------------------------------------------
-
-
-def _shape(p: Path, shape: str, cx: float, cy: float, r: float) -> None:
-    if shape == "square":
-        p.rect(cx - r * 0.85, cy - r * 0.85, r * 1.7, r * 1.7)
-    elif shape == "triangle":
-        p.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)])
-    elif shape == "diamond":
-        p.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)])
-    elif shape == "star":
-        p.polygon(_star(cx, cy, r * 1.1, r * 0.45, 5))
-    elif shape == "hexagon":
-        p.polygon([(cx + r * math.cos(math.pi / 3 * i), cy + r * math.sin(math.pi / 3 * i)) for i in range(6)])
-    else:
-        p.circle(cx, cy, r)
-
-
-def _star(cx: float, cy: float, r_out: float, r_in: float, points: int) -> list[Point]:
-    pts = []
-    for i in range(points * 2):
-        r = r_out if i % 2 == 0 else r_in
-        a = math.pi * i / points
-        pts.append((cx + math.sin(a) * r, cy - math.cos(a) * r))
-    return pts
-
-
-def _flame(p: Path, cx: float, cy: float, s: float) -> None:
-    """A flame ``s`` tall with its base centred at (cx, cy)."""
-    n = svg.num
-    p.raw(f"M{n(cx)},{n(cy)}c{n(-s * 0.42)},0 {n(-s * 0.5)},{n(-s * 0.42)} {n(-s * 0.28)},{n(-s * 0.7)}"
-          f"c{n(s * 0.05)},{n(s * 0.18)} {n(s * 0.14)},{n(s * 0.2)} {n(s * 0.18)},{n(s * 0.1)}"
-          f"c{n(-s * 0.02)},{n(-s * 0.2)} {n(s * 0.06)},{n(-s * 0.32)} {n(s * 0.1)},{n(-s * 0.4)}"
-          f"c{n(s * 0.06)},{n(s * 0.2)} {n(s * 0.4)},{n(s * 0.36)} {n(s * 0.4)},{n(s * 0.62)}"
-          f"c0,{n(s * 0.24)} {n(-s * 0.12)},{n(s * 0.38)} {n(-s * 0.4)},{n(s * 0.38)}z")
-
-
-def _hazard(p: Path, cx: float, cy: float, r: float) -> None:
-    p.polygon([(cx, cy - r), (cx + r * 1.05, cy + r * 0.8), (cx - r * 1.05, cy + r * 0.8)])
-
-
-def _squiggle(p: Path, x: float, y: float, w: float) -> None:
-    n = svg.num
-    step = w / 4
-    p.move(x, y)
-    for i in range(4):
-        dy = -5 if i % 2 == 0 else 5
-        p.raw(f"q{n(step / 2)},{n(dy * 1.6)} {n(step)},0")
 
 
 # -- the static sheet -------------------------------------------------------------------------------
@@ -621,170 +536,6 @@ def _slots(n: int, x: float, y: float) -> list[tuple[float, float, float]]:
     spots = [(x + gap, y + gap), (x + 2 * gap + SMALL, y + gap), (x + gap, y + 2 * gap + SMALL),
              (x + 2 * gap + SMALL, y + 2 * gap + SMALL)]
     return [(sx, sy, SMALL) for sx, sy in spots[:n]]
-
-
-# -- the title and the panel ------------------------------------------------------------------------
-
-
-def _stage(catalog: Catalog, lang: str, stage: str) -> str:
-    return _maybe(catalog, lang, f"map-stage-{stage}", stage)
-
-
-def _title(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
-    turn = _int(view.get("turn"))
-    active = str(view.get("active") or "")
-    parts = [_text(catalog, lang, "map-turn", turn=turn) if turn else _text(catalog, lang, "map-setup")]
-    if active:
-        parts.append(_text(catalog, lang, "map-to-play", seat=_seat_name(catalog, lang, active)))
-        parts.append(_text(catalog, lang, "map-cp", points=_int(view.get("command_points"))))
-    stage = str(view.get("stage") or "")
-    if stage:
-        parts.append(_stage(catalog, lang, stage))
-    viewer = view.get("viewer")
-    who = (_text(catalog, lang, "map-for", seat=_seat_name(catalog, lang, str(viewer))) if isinstance(viewer, str)
-           else _text(catalog, lang, "map-for-spectator"))
-    title_w = svg.text_width(_text(catalog, lang, "map-title"), theme.TITLE_SIZE + 2, bold=True)
-    out = [svg.text(PAD, 30, _text(catalog, lang, "map-title"), font_size=theme.TITLE_SIZE + 2, font_weight="bold",
-                    fill=theme.INK),
-           svg.text(PAD + title_w + 34, 30, " · ".join(parts), font_size=17, fill=theme.INK),
-           svg.text(WIDTH - PAD, 30, who, font_size=theme.SUBTITLE_SIZE, fill=theme.INK_SOFT, text_anchor="end")]
-    if active:
-        c = seat_colours(active)
-        p = Path()
-        _shape(p, SEAT_SHAPES.get(active, "circle"), PAD + title_w + 20, 24, 7)
-        out.append(svg.path(p, fill=c.main, stroke=c.dark, stroke_width=1.2))
-    if view.get("final"):
-        out.append(svg.text(PAD, 54, _text(catalog, lang, "map-final"), font_size=14, font_weight="bold",
-                            fill=SHOT))
-    return "".join(out)
-
-
-class _Panel:
-    """The panel's text, top to bottom."""
-
-    def __init__(self, x: float, y: float, bottom: float) -> None:
-        self.x = x
-        self.y = y
-        self.bottom = bottom
-        self.parts: list[str] = []
-
-    def heading(self, label: str) -> None:
-        self.y += 22
-        self.parts.append(svg.text(self.x, self.y, label, font_size=14, font_weight="bold", fill=theme.INK))
-        self.y += 6
-
-    def line(self, label: str, size: float = 11.5, ink: str = theme.INK, indent: float = 0, bold: bool = False) -> bool:
-        if self.y + size + 4 > self.bottom:
-            return False
-        self.y += size + 4
-        self.parts.append(svg.text(self.x + indent, self.y, label, font_size=size, fill=ink,
-                                   font_weight="bold" if bold else None))
-        return True
-
-
-def _players(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
-    panel.heading(_text(catalog, lang, "map-players"))
-    cols = ("cards", "pile", "map", "dead", "justice", "defeat")
-    col_x = [panel.x + 178 + i * 40 for i in range(len(cols))]
-    heads = [(cx, panel.y + 10, _text(catalog, lang, f"map-col-{c}")) for cx, c in zip(col_x, cols)]
-    panel.parts.append(svg.text_run(heads, font_size=8, fill=theme.INK_SOFT))
-    panel.y += 14
-    active = view.get("active")
-    rows: list[tuple[float, float, str]] = []
-    bold_rows: list[tuple[float, float, str]] = []
-    for seat in _dicts(view.get("seats")):
-        name = str(seat.get("name") or "")
-        c = seat_colours(name)
-        top = panel.y + 4
-        if name == active:
-            panel.parts.append(svg.rect(panel.x - 4, top - 1, PANEL_W - 12, 38, fill="#ffffff", stroke=c.main,
-                                        stroke_width=1.6, rx=4))
-        p = Path().round_rect(panel.x, top + 4, 26, 26, 4)
-        panel.parts.append(svg.path(p, fill=c.main, stroke=c.dark, stroke_width=1.2))
-        sym = Path()
-        _shape(sym, SEAT_SHAPES.get(name, "circle"), panel.x + 13, top + 17, 6)
-        panel.parts.append(svg.path(sym, fill=SEAT_INK.get(name, "#ffffff")))
-        label = _seat_name(catalog, lang, name)
-        if name == active:
-            label += " ▶ " + _text(catalog, lang, "map-cp", points=_int(view.get("command_points")))
-        if seat.get("fallen"):
-            label += " - " + _text(catalog, lang, "map-fallen")
-        bold_rows.append((panel.x + 34, top + 15, label))
-        block = str(seat.get("block_name") or seat.get("block") or "")
-        rows.append((panel.x + 34, top + 30, block))
-        for cx, key in zip(col_x, ("hand_size", "pile_size", "on_map", "dead", "justice", "defeat")):
-            (bold_rows if key == "defeat" else rows).append((cx, top + 22, str(_int(seat.get(key)))))
-        panel.y += 42
-    panel.parts.append(svg.text_run([r for r in rows if r[0] >= panel.x + 150], font_size=12, fill=theme.INK))
-    panel.parts.append(svg.text_run([r for r in rows if r[0] < panel.x + 150], font_size=10, anchor="start",
-                                    fill=theme.INK_SOFT))
-    panel.parts.append(svg.text_run([r for r in bold_rows if r[0] < panel.x + 150], font_size=12.5, bold=True,
-                                    anchor="start", fill=theme.INK))
-    panel.parts.append(svg.text_run([r for r in bold_rows if r[0] >= panel.x + 150], font_size=12.5, bold=True,
-                                    fill=SHOT))
-    panel.line(_text(catalog, lang, "map-deck", deck=_int(view.get("deck")), set_aside=_int(view.get("set_aside")),
-                     discards=_int(view.get("discards"))), size=11, ink=theme.INK_SOFT)
-
-
-def _hand(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
-    viewer = view.get("viewer")
-    seat = next((s for s in _dicts(view.get("seats")) if s.get("name") == viewer and "hand" in s), None)
-    if seat is None:
-        return
-    panel.heading(_text(catalog, lang, "map-hand"))
-    cards = _dicts(seat.get("hand"))
-    if not cards:
-        panel.line(_text(catalog, lang, "map-hand-empty"), ink=theme.INK_SOFT)
-    for card in cards:
-        panel.line(_text(catalog, lang, "map-hand-card", number=_int(card.get("number")),
-                         mania=card.get("mania") or "?", justice=card.get("justice") or "?"))
-
-
-def _result(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
-    result = view.get("result")
-    if not isinstance(result, dict):
-        return
-    panel.heading(_text(catalog, lang, "map-result"))
-    defeat = result.get("defeat") if isinstance(result.get("defeat"), dict) else {}
-    assert isinstance(defeat, dict)
-    for rank, seat in enumerate(_strs(result.get("ranking")), 1):
-        panel.line(_text(catalog, lang, "map-result-line", rank=rank, seat=_seat_name(catalog, lang, seat),
-                         points=_int(defeat.get(seat))), bold=rank == 1)
-
-
-def _turn_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The notes of the current turn (every phase of it, in order)."""
-    turn = _int(view.get("turn"))
-    out: list[dict[str, Any]] = []
-    for entry in _dicts(view.get("log")):
-        if _int(entry.get("turn")) == turn:
-            out.extend(_dicts(entry.get("notes")))
-    return out
-
-
-def _note_text(note: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
-    args = note.get("args") if isinstance(note.get("args"), dict) else {}
-    assert isinstance(args, dict)
-    return catalog.text(msg(str(note.get("key") or "?"), **{str(k): v for k, v in args.items()}), lang)
-
-
-def _notes(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:
-    panel.heading(_text(catalog, lang, "map-notes"))
-    notes = _turn_notes(view)
-    if not notes:
-        panel.line(_text(catalog, lang, "map-notes-none"), ink=theme.INK_SOFT)
-        return
-    lines: list[str] = []
-    for note in notes:
-        wrapped = svg.wrap(_note_text(note, catalog, lang), 11, PANEL_W - 26)
-        lines.extend(["• " + wrapped[0], *["  " + w for w in wrapped[1:]]] if wrapped else [])
-    room = int((panel.bottom - panel.y) // 15)
-    if len(lines) > room:
-        shown = lines[: max(0, room - 1)]
-        hidden = sum(1 for ln in lines[len(shown):] if ln.startswith("•"))
-        lines = shown + [_text(catalog, lang, "map-notes-more", count=max(1, hidden))]
-    for ln in lines:
-        panel.line(ln, size=11)
 
 
 # -- the map's marks --------------------------------------------------------------------------------
