@@ -21,7 +21,7 @@ from pbem.db.models import RollRow
 from pbem.core.rules import Rules
 from pbem.errors import GameStateError, VerifyError
 from pbem.render.raster import svg_to_png
-from pbem.service import store, votes
+from pbem.service import results, store, votes
 from pbem.service.context import Context
 from pbem.service.replay import Step, replay
 from pbem.service.verify import REDACTED_FORMAT
@@ -65,6 +65,8 @@ def archive_data(ctx: Context, game_id: str) -> dict[str, Any]:
                      "seed": game.seed_hex if game.seed_revealed else None,
                      "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
                      "votes": votes.listing(session, game.id),  # DRAW and CONCEDE, withdrawn ones too
+                     # who is credited with each seat (public handles, never addresses): ratings verify
+                     "players": results.seat_players(session, game.id),
                      "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at)},
             "initial_state": json.loads(game.initial_state_json),
             "genesis": genesis,
