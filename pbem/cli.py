@@ -229,7 +229,82 @@ def cmd_player_list(args: argparse.Namespace) -> int:
 def cmd_player_show(args: argparse.Namespace) -> int:
     from pbem.service import players
 
-    print(json.dumps(players.player_show(_context(args), args.address), indent=2, ensure_ascii=False))
+    from pbem.service import reliability
+
+    ctx = _context(args)
+    data = players.player_show(ctx, args.address)
+    with ctx.session() as session:
+        from pbem.db.models import Player
+        from sqlmodel import select
+
+        player = session.exec(select(Player).where(Player.address == data["address"])).one()
+        assert player.id is not None
+        data["reliability"] = reliability.of_player(session, player.id).as_dict()
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_league_new(args: argparse.Namespace) -> int:
+    from pbem.service import leagues
+
+    ctx = _context(args, "create")
+    print(leagues.create(ctx, args.name, args.kind, args.format, args.player or [], rounds=args.rounds,
+                         seats=args.seats_per_game, open_signup=args.open, deadline=args.deadline,
+                         options=_pairs(args.option, "an option"), policies=_pairs(args.policy, "a policy")))
+    return 0
+
+
+def cmd_league_list(args: argparse.Namespace) -> int:
+    from pbem.service import leagues
+
+    rows = leagues.list_leagues(_context(args))
+    if not rows:
+        print("no leagues")
+    for lg in rows:
+        rounds = f"round {lg['round']}/{lg['rounds'] or '?'}"
+        print(f"{lg['id']:6} {lg['kind']:12} {lg['format']:12} {lg['status']:9} {rounds:12} "
+              f"{lg['players']:3} players  {lg['name']}")
+    return 0
+
+
+def cmd_league_show(args: argparse.Namespace) -> int:
+    from pbem.service import leagues
+
+    print(json.dumps(leagues.show(_context(args), args.id), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_league_pair(args: argparse.Namespace) -> int:
+    from pbem.service import leagues
+
+    print(leagues.pair(_context(args), args.id, force=args.force))
+    return 0
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    from pbem.service import ratings
+
+    table = ratings.ordered(ratings.of_database(_context(args)), args.kind)
+    if args.json:
+        print(json.dumps([{"kind": r.kind, "player": r.player, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                           "ordinal": round(r.ordinal, 3), "games": r.games} for r in table], indent=1))
+        return 0
+    if not table:
+        print("no rated games" + (f" of {args.kind}" if args.kind else ""))
+    for r in table:
+        print(f"{r.kind:12} {r.player:8} {r.ordinal:7.2f}  mu {r.mu:6.2f} sigma {r.sigma:5.2f}  {r.games} game(s)")
+    return 0
+
+
+def cmd_ratings_verify(args: argparse.Namespace) -> int:
+    from pbem.errors import VerifyError
+    from pbem.service import ratings
+
+    try:
+        print(ratings.verify(_context(args), Path(args.dir)))
+    except VerifyError as exc:
+        print(f"FAILED: {exc}")
+        return 1
     return 0
 
 
@@ -491,6 +566,42 @@ def build_parser() -> argparse.ArgumentParser:
                         help="erase a player whose games have all ended: a pseudonym instead of the address")
     p.add_argument("address")
     p.set_defaults(func=cmd_player_forget)
+
+    league = sub.add_parser("league", parents=[common], help="leagues and tournaments (docs/club.md)")
+    lsub = league.add_subparsers(dest="league_command", required=True)
+    p = lsub.add_parser("new", parents=[common], help="a league of one game kind, its players named or signing up")
+    p.add_argument("name")
+    p.add_argument("--kind", required=True, help="the game: kriegspiel, arditi, ...")
+    p.add_argument("--format", required=True, choices=("round-robin", "swiss"))
+    p.add_argument("--rounds", type=int, help="how many rounds (default: round robin every pairing, Swiss log2 of "
+                                              "the players)")
+    p.add_argument("--seats-per-game", type=int, help="seats of each game (default 2 where the game allows it)")
+    p.add_argument("--player", action="append", metavar="EMAIL", help="a player (repeat)")
+    p.add_argument("--open", action="store_true", help="players may also sign up by mail: JOIN LEAGUE <id>")
+    p.add_argument("--deadline", help="the games' turn length, e.g. 72h")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="an option of every game")
+    p.add_argument("--policy", action="append", metavar="KEY=VALUE", help="a deadline policy of every game")
+    p.set_defaults(func=cmd_league_new)
+    p = lsub.add_parser("list", parents=[common], help="every league")
+    p.set_defaults(func=cmd_league_list)
+    p = lsub.add_parser("show", parents=[common], help="a league: standings and rounds")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_league_show)
+    p = lsub.add_parser("pair", parents=[common], help="make the next round's games and mail the welcomes")
+    p.add_argument("id")
+    p.add_argument("--force", action="store_true",
+                   help="pair although games of the round still run (each counts as a draw for this pairing)")
+    p.set_defaults(func=cmd_league_pair)
+
+    rating = sub.add_parser("ratings", parents=[common], help="ratings per player and game kind (OpenSkill)")
+    rating.add_argument("--kind", help="only this game kind")
+    rating.add_argument("--json", action="store_true")
+    rating.set_defaults(func=cmd_ratings)
+    rsub = rating.add_subparsers(dest="ratings_command")
+    p = rsub.add_parser("verify", parents=[common],
+                        help="recompute every rating from exported archives alone and compare (exit 1: a difference)")
+    p.add_argument("dir", help="a folder of archives (pbem archive export), at any depth")
+    p.set_defaults(func=cmd_ratings_verify)
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)

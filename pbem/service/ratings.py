@@ -106,6 +106,7 @@ def result_of_archive(data: Mapping[str, Any]) -> results.GameResult | None:
         final = step.after
     outcome = rules.outcome(final)
     recorded = g.get("outcome")
+    as_recorded: dict[str, Any] | None
     if outcome is not None:
         as_recorded = {"result": outcome.result, "winners": list(outcome.winners)}
         if isinstance(recorded, dict) and {k: recorded.get(k) for k in as_recorded} != as_recorded:
