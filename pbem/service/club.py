@@ -15,6 +15,9 @@ from pbem.service import games, players, signup, store
 from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.texts import t
 
+#: How many games each list of GAMES shows (a big club's answer stays one readable mail).
+MAX_LISTED = 50
+
 #: The games an address watches, for GAMES: observers come with a later issue, which puts
 #: its lookup here (``address -> games``); until then nobody watches anything.
 watched: Callable[[Session, str], list[Game]] = lambda session, address: []
@@ -62,21 +65,23 @@ def games_text(session: Session, reply: Reply, address: str) -> str:
         free = [e.seat for e in rows if e.status == "open"]
         if free:
             shown += 1
+            if shown > MAX_LISTED:
+                continue
             lines.append("  " + t("club.games_open_line", lang, game=game.id, name=game.name,
                                   title=store.rules_of(game).info.title, free=", ".join(free),
                                   taken=sum(e.status == "taken" for e in rows), total=len(rows)))
-    if not shown:
-        lines.append("  " + t("club.games_none", lang))
+    _tail(lines, shown, lang)
     lines += ["", t("club.games_takeover", lang)]
     shown = 0
     for game in session.exec(select(Game).where(col(Game.status).in_(("active", "paused"))).order_by(col(Game.created_at))):
         seats = signup.open_for_takeover(session, game)
         if seats:
             shown += 1
+            if shown > MAX_LISTED:
+                continue
             lines.append("  " + t("club.games_takeover_line", lang, game=game.id, name=game.name,
                                   title=store.rules_of(game).info.title, seats=", ".join(s.name for s in seats)))
-    if not shown:
-        lines.append("  " + t("club.games_none", lang))
+    _tail(lines, shown, lang)
     lines += ["", t("club.games_mine", lang)]
     mine = _mine(session, address)
     lines += ["  " + t("club.games_mine_line", lang, game=g.id, name=g.name, seat=seat, status=t(f"status.{g.status}", lang)
@@ -91,6 +96,13 @@ def games_text(session: Session, reply: Reply, address: str) -> str:
         lines += ["", t("club.games_watched", lang)]
         lines += [f"  {g.id} — {g.name}" for g in seen]
     return "\n".join(lines)
+
+
+def _tail(lines: list[str], shown: int, lang: str) -> None:
+    if not shown:
+        lines.append("  " + t("club.games_none", lang))
+    elif shown > MAX_LISTED:
+        lines.append("  " + t("club.games_more", lang, count=shown - MAX_LISTED))
 
 
 def _mine(session: Session, address: str) -> list[tuple[Game, str]]:

@@ -273,3 +273,14 @@ def test_help_lists_the_club_commands_in_both_languages(ctx: Context) -> None:
     for word in ("PARTITE (GAMES)", "ENTRA <partita>", "SUBENTRA <partita> <posto>", "CONFERMA <codice>",
                  "ASSENZA <dal> <al>", "IMPOSTA FUSO <fuso>", "IMPOSTA LINGUA <en|it>"):
         assert word in italian
+
+
+def test_games_shows_at_most_fifty_of_a_list(ctx: Context) -> None:
+    from pbem.service import club
+
+    for n in range(club.MAX_LISTED + 2):
+        games.create(ctx, "duel", f"Open {n}", [games.SeatSpec.parse("red=open"), games.SeatSpec.parse("blue=open")])
+    before = last_id(ctx)
+    mail(ctx, ANN, "GAMES")
+    text = answer(ctx, ANN, before)
+    assert text.count("free red, blue") == club.MAX_LISTED and "… and 2 more" in text
