@@ -285,3 +285,65 @@ def test_no_block_mania_mail_shows_another_players_hand_pile_or_shuffle(secure):
         checked["sealed"] += bool(re.search(r"shuffle [^\n]*: d\d+ = \((sealed|sigillato)", text))
         checked["own-private"] += any(line in text for line in private.get(me, set()))  # the detector is live
     assert checked["own-private"] >= 6 and checked["json"] >= 20 and checked["sealed"] >= 3, checked
+
+
+# ------------------------------------------------------------------------- Corteo: a scenario's sealed set-up
+
+CORTEO_SEATS = {"anna@example.org": "corteo", "beppe@example.org": "corteo", "pietro@example.org": "potere"}
+
+
+def test_no_corteo_scenario_mail_shows_the_other_sides_sealed_set_up_or_a_secret(secure):  # type: ignore[no-untyped-def]
+    """Corteo's Scenario Antifascista (rulebook D): the set-up is sealed (C 3a), and a scenario adds to
+    it the corteo's POC dissidents placed in the case popolari and the power's rally pieces placed
+    on their square. Until both sides have filed, no mail to one side names the other's placements;
+    no mail to any player (the corteo is a team) carries another player's secret or reply address."""
+    from pbem.games.corteo import RULES
+
+    ctx = secure(reply_tokens=True)
+    team = games.SeatSpec.parse("corteo=anna@example.org:it,beppe@example.org:en")
+    game_id = games.create(ctx, "corteo", "Leak walk, antifascista",
+                           [team, games.SeatSpec("potere", "pietro@example.org", "it")],
+                           options={"scenario": "antifascista"})
+    welcome = {a: outbox(ctx, to=a, kind="welcome")[0] for a in CORTEO_SEATS}
+    secrets = {a: secret_from_welcome(text_of(w)) for a, w in welcome.items()}
+    tokens = {a: reply_to(w) for a, w in welcome.items()}
+
+    def mail(address: str, lines: list[str]):  # type: ignore[no-untyped-def]
+        return send(ctx, orders_mail(address, game_id, CORTEO_SEATS[address], secrets[address], lines))
+
+    sealed = {"corteo": [re.compile(r"POC1\W{1,4}(?:\w+\W{1,4})?Q3\b"), re.compile(r"POC2\W{1,4}(?:\w+\W{1,4})?Z34\b")],
+              "potere": [re.compile(r"COM7\W{1,4}(?:\w+\W{1,4})?I24\b"), re.compile(r"CE1\W{1,4}(?:\w+\W{1,4})?G20\b")]}
+    assert mail("anna@example.org", ["ORDINI"]).status == "command"
+    assert mail("anna@example.org", ["TESTA LC", "PIAZZA POC1 Q3"]).status == "orders"
+    assert mail("beppe@example.org", ["HEAD MOV", "PLACE POC1 Q3", "PLACE POC2 Z34"]).status == "orders"
+    assert mail("pietro@example.org", ["ORDINI"]).status == "command"
+    assert mail("pietro@example.org", ["STATUS"]).status == "command"
+    before = max(r.id or 0 for r in outbox(ctx))
+    assert mail("pietro@example.org", ["PIAZZA COM7 I24", "PIAZZA CE1 G20"]).status == "orders"
+    pick = chooser("corteo-leak")
+    for _ in range(6):
+        with ctx.session() as s:
+            state = store.state_of(store.get_game(s, game_id))
+        for seat in RULES.phase(state).awaiting:
+            sender = "pietro@example.org" if seat == "potere" else "beppe@example.org"
+            assert mail(sender, RULES.random_orders(state, seat, pick).splitlines()).status == "orders"
+    checked = {"sealed-before": 0, "own-sealed": 0, "revealed": 0, "own-secret": 0}
+    for row in outbox(ctx):
+        (address,) = recipients(row)
+        text, _views = _decoded(row.raw)
+        me = CORTEO_SEATS[address]
+        them = "potere" if me == "corteo" else "corteo"
+        for other, secret in secrets.items():
+            if other != address:
+                assert not _forms(secret) & set(re.findall(r"[0-9a-zA-Z-]+", text)), f"{other}'s secret to {address}"
+                assert tokens[other] not in text, f"{other}'s reply address in a mail to {address}"
+        checked["own-secret"] += secrets[address] in text
+        if (row.id or 0) <= before:
+            checked["sealed-before"] += 1
+            for pattern in sealed[them]:
+                assert not pattern.search(text), f"{them}'s {pattern.pattern} in a {row.kind} mail to {address}"
+            checked["own-sealed"] += any(p.search(text) for p in sealed[me])  # the detector is live
+        else:
+            checked["revealed"] += any(p.search(text) for p in sealed[them])  # after the set-up: public
+    assert checked["sealed-before"] >= 8 and checked["own-sealed"] >= 2, checked
+    assert checked["revealed"] >= 2 and checked["own-secret"] >= 3, checked
