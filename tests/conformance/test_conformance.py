@@ -105,10 +105,10 @@ def _check_sheet(rules: Rules, state: Any, seat: str, sheet: Sheet) -> None:
 
 
 @cache
-def playout(kind: str, seed: int) -> Game:
+def playout(kind: str, seed: int, options: tuple[tuple[str, str], ...] = ()) -> Game:
     rules = registry.get(kind)
     pick = chooser(seed)
-    state = rules.new_game(rules.info.seats, {})
+    state = rules.new_game(rules.info.seats, dict(options))
     game = Game(initial=state)
     counter = 0
     for number in range(CAP):
@@ -154,6 +154,19 @@ def test_random_playout_is_legal_and_round_trips(kind, seed):
         assert set(outcome.winners) <= set(rules.info.seats)
         for lang in ("en", "it"):
             assert rules.catalog.text(outcome.summary, lang)
+
+
+#: Games whose options change what is played (a Corteo scenario): one random playout each, to the end.
+OPTION_CASES = [("corteo", (("scenario", "internazionalista"),)), ("corteo", (("scenario", "antifascista"),))]
+
+
+@pytest.mark.parametrize("kind,options", [c for c in OPTION_CASES if c[0] in KINDS])
+def test_random_playouts_under_options_finish(kind, options):
+    rules = registry.get(kind)
+    game = playout(kind, 0, options)
+    _check_views(rules, game.initial)
+    _check_state_codec(rules, game.initial)
+    assert rules.outcome(game.final) is not None and not rules.phase(game.final).awaiting
 
 
 @pytest.mark.parametrize("kind", KINDS)
