@@ -389,3 +389,35 @@ class LeagueGame(SQLModel, table=True):
     board: int = 0  # the game's number within its round (0 for a bye)
     game_id: Optional[str] = Field(default=None, index=True, foreign_key="game.id")
     bye_player_id: Optional[int] = Field(default=None, foreign_key="player.id")
+
+
+class Observer(SQLModel, table=True):
+    """An address following a game it does not play in (WATCH, ``pbem game watch``): it gets
+    every report with the spectator view, the game's ``observer_delay`` turns late.
+    ``seen_seq``: the last phase its reports have shown (the delay holds the rest back)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    address: str = Field(index=True)
+    language: str = "en"
+    status: str = Field(default="active", index=True)  # active | pending (observers=approved) | left
+    seen_seq: int = -1
+    created_at: Optional[datetime] = _time()
+
+
+class PressRow(SQLModel, table=True):
+    """One message between seats (PRESS in a seat's block), kept for HISTORY PRESS and the
+    archive after the game's end. ``mode``: white (signed with the seat) or grey (the sender
+    is recorded here, never told to the addressees)."""
+
+    __tablename__ = "press"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, foreign_key="game.id")
+    turn: int = 0
+    sender_seat: str
+    sender_address: str = Field(index=True)
+    to_json: str = _text("[]")  # the addressed seats' names (PRESS ALL: every other seat)
+    everyone: bool = False  # PRESS ALL
+    mode: str = "white"  # white | grey
+    body: str = Field(default="", sa_column=Column(SealedText(), nullable=False))  # encrypted at rest
+    created_at: Optional[datetime] = _time()
