@@ -359,7 +359,10 @@ def _frames(layout: Layout, catalog: Catalog, lang: str) -> str:
         for code, key in (("MW", data.megaway_level), ("PW", data.pedway_level), ("SR", data.skyrail_level),
                           ("TP", data.ground)):
             _, ly = layout.cell(r, x0, key)
-            transit.append((left + 4, ly + (CELL - 3 if code != "SR" else 14), _text(catalog, lang, f"map-level-{code}")))
+            # within the row's first square: a long name takes two lines, never the next square's label
+            lines = _fit(_text(catalog, lang, f"map-level-{code}"), CELL - 8, 8.5)
+            base = ly + (CELL - 3 if code != "SR" else 14) - 10 * (len(lines) - 1 if code != "SR" else 0)
+            transit += [(left + 4, base + 10 * k, line) for k, line in enumerate(lines)]
         # wrap arrows at the row's ends: the ring goes on
         mid = top - 11
         arrows.polygon([(left - 2, mid), (left + 8, mid - 5), (left + 8, mid + 5)])
@@ -372,6 +375,17 @@ def _frames(layout: Layout, catalog: Catalog, lang: str) -> str:
     out.append(svg.text_run(letters, font_size=theme.COORD_SIZE, fill=theme.INK_SOFT))
     out.append(svg.text_run(transit, font_size=8.5, anchor="start", fill=theme.INK, halo=theme.HALO, halo_width=2.5))
     return "".join(out)
+
+
+def _fit(text: str, width: float, size: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` where a space allows (a word longer stays whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and svg.text_width(f"{lines[-1]} {word}", size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [text]
 
 
 def _legend(layout: Layout, catalog: Catalog, lang: str) -> str:
@@ -503,14 +517,15 @@ class _Counters:
             self.texts.setdefault((ink, 8.5), []).append((x + size / 2, y + size - 3.5, sm))
         carried = _strs(b.get("carried"))
         if carried:
-            pip = 10.0 if size >= BIG * 0.9 else 5.0
-            for i, ctype in enumerate(carried[:6]):
+            # a column on the counter's right edge: below it they covered the square's name
+            pip = 7.5 if size >= BIG * 0.9 else 5.0
+            for i, ctype in enumerate(carried[:5]):
                 colours = HARDWARE_PIP if ctype in HARDWARE else ARMOURY_PIP
-                px = x + i * (pip + 1.5)
-                py = y + size + 1
+                px = x + size + 0.5
+                py = y + i * (pip + 1.2)
                 self.pips.setdefault(colours, Path()).rect(px, py, pip, pip)
-                if pip >= 8:
-                    self.pip_texts.setdefault(colours[1], []).append((px + pip / 2, py + pip - 2, ctype[:1].upper()))
+                if pip >= 7:
+                    self.pip_texts.setdefault(colours[1], []).append((px + pip / 2, py + pip - 1.5, ctype[:1].upper()))
 
     def svg(self) -> str:
         out = [svg.path(self.shadow, fill="#000000", fill_opacity=0.25)]
@@ -524,7 +539,7 @@ class _Counters:
         for (fill, _ink), p in self.pips.items():
             out.append(svg.path(p, fill=fill, stroke="#2b2a27", stroke_width=0.6))
         for ink, labels in self.pip_texts.items():
-            out.append(svg.text_run(labels, font_size=8, bold=True, fill=ink))
+            out.append(svg.text_run(labels, font_size=6.5, bold=True, fill=ink))
         return "".join(out)
 
 
@@ -643,7 +658,8 @@ def _lying(view: Mapping[str, Any], layout: Layout) -> str:
         ctype = str(c.get("type") or "?")
         colours = HARDWARE_PIP if ctype in HARDWARE else ARMOURY_PIP
         for x, y in layout.places(loc):
-            cx, cy = x + 14 + n * 12, y + CELL - 9
+            # in the square's top right corner: the address is top left, the square's name at the foot
+            cx, cy = x + CELL - 9 - n * 12, y + 9
             chips.setdefault(colours, Path()).polygon([(cx, cy - 7), (cx + 7, cy), (cx, cy + 7), (cx - 7, cy)])
             labels.setdefault(colours[1], []).append((cx, cy + 3, ctype[:1].upper()))
     out = [svg.path(p, fill=fill, stroke="#2b2a27", stroke_width=0.8) for (fill, _), p in chips.items()]
