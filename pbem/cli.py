@@ -296,6 +296,14 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site_build(args: argparse.Namespace) -> int:
+    from pbem.site import build
+
+    report = build(_context(args), Path(args.out))
+    print(report.text())
+    return 1 if report.problems else 0
+
+
 def cmd_ratings_verify(args: argparse.Namespace) -> int:
     from pbem.errors import VerifyError
     from pbem.service import ratings
@@ -602,6 +610,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="recompute every rating from exported archives alone and compare (exit 1: a difference)")
     p.add_argument("dir", help="a folder of archives (pbem archive export), at any depth")
     p.set_defaults(func=cmd_ratings_verify)
+
+    site = sub.add_parser("site", parents=[common], help="the club's static website")
+    ssite = site.add_subparsers(dest="site_command", required=True)
+    p = ssite.add_parser("build", parents=[common], help="write the website: games, leagues, ratings, players, feeds")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(func=cmd_site_build)
 
     orders = sub.add_parser("orders", parents=[common], help="work with order texts")
     osub = orders.add_subparsers(dest="orders_command", required=True)

@@ -208,6 +208,7 @@ class ClubConfig:
 
     signup: tuple[str, ...] = ()
     confirm_within: str = "48h"  # a one-time code (JOIN, TAKEOVER, ABSENCE, SET) expires after this
+    games_reliability: bool = False  # GAMES shows the reliability of the players already seated in open games
 
     def may_sign_up(self, address: str) -> bool:
         """Is ``address`` on the club's roster (an exact address, or ``*@domain``)?"""
@@ -216,6 +217,16 @@ class ClubConfig:
         addr = address.strip().lower()
         domain = addr.rpartition("@")[2]
         return any(p.lower() == addr or p.lower() == f"*@{domain}" for p in self.signup)
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """The club's static website (``pbem site build``, docs/club.md). ``url``: where it is
+    published (the feeds' links); ``show_addresses``: players' mail addresses on their pages."""
+
+    title: str = "pbem club"
+    url: str = ""
+    show_addresses: bool = False
 
 
 @dataclass(frozen=True)
@@ -243,6 +254,7 @@ class Config:
     security: SecurityConfig = field(default_factory=SecurityConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    site: SiteConfig = field(default_factory=SiteConfig)
     retention: RetentionConfig = field(default_factory=RetentionConfig)
     source: str = "<defaults>"
 
