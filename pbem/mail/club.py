@@ -8,6 +8,9 @@ CONFIRM <code>                 CONFERMA <codice>
 ABSENCE <from> <to> | CANCEL   ASSENZA <dal> <al> | ANNULLA      (YYYY-MM-DD, inclusive)
 SET ZONE <tz>                  IMPOSTA FUSO <fuso>
 SET LANGUAGE <en|it>           IMPOSTA LINGUA <en|it>
+WATCH <game> / UNWATCH <game>  OSSERVA <partita> / SMETTI <partita>
+JOIN LEAGUE <league>           ENTRA LEGA <lega>
+STANDINGS <league>             CLASSIFICA <lega>
 ```
 
 One command per mail: alone on a line of the mail's own text, or inside a ``GAME … END``
@@ -19,13 +22,13 @@ whitespace-split tokens: no regular expression, linear in the text, never raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Iterable, Union
+from typing import Any, Iterable, Union
 
 __all__ = [
     "CancelAbsence", "ClubCommand", "Confirm", "Games", "Join", "Malformed", "SetAbsence", "SetLanguage",
-    "SetZone", "Takeover", "KEYWORDS", "MAX_WORD", "find_command", "parse_line",
+    "SetZone", "Takeover", "Unwatch", "Watch", "JoinLeague", "Standings", "KEYWORDS", "MAX_WORD", "find_command", "parse_line",
 ]
 
 #: The longest game id, seat name, code or zone read; a longer word is refused, not cut.
@@ -41,16 +44,31 @@ KEYWORDS = {
     "confirm": "CONFIRM", "conferma": "CONFIRM",
     "absence": "ABSENCE", "assenza": "ABSENCE",
     "set": "SET", "imposta": "SET",
+    "watch": "WATCH", "osserva": "WATCH",
+    "unwatch": "UNWATCH", "smetti": "UNWATCH",
+    "standings": "STANDINGS", "classifica": "STANDINGS",
 }
+#: JOIN LEAGUE / ENTRA LEGA: the second word that makes a JOIN a league's.
+_LEAGUE = {"league", "lega"}
+#: The Italian first keywords.
+_ITALIAN = {"partite", "entra", "subentra", "conferma", "assenza", "imposta", "osserva", "smetti", "classifica"}
 _CANCEL = {"cancel", "annulla"}
 _ZONE = {"zone", "fuso", "timezone"}
 _LANGUAGE = {"language", "lingua"}
 _LANGUAGES = {"en", "it"}
 
 
+#: The language of the keyword the sender used ("it" for PARTITE, ENTRA…, "" for English):
+#: how to answer a sender we do not know yet. Not part of a command's identity.
+def _lang() -> Any:
+    return field(default="", compare=False, repr=False)
+
+
 @dataclass(frozen=True)
 class Games:
     """GAMES: open games with free seats, seats open for takeover, the sender's games."""
+
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -59,6 +77,7 @@ class Join:
 
     game: str
     seat: str | None = None
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,7 @@ class Takeover:
 
     game: str
     seat: str
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -74,6 +94,7 @@ class Confirm:
     """CONFIRM <code>: the one-time code, normalised (letters and digits, lower case)."""
 
     code: str
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -82,11 +103,14 @@ class SetAbsence:
 
     start: date
     end: date
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
 class CancelAbsence:
     """ABSENCE CANCEL: the sender's absences to come are withdrawn."""
+
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -94,6 +118,7 @@ class SetZone:
     """SET ZONE <tz>: the sender's own time zone (checked against the zone database by the service)."""
 
     zone: str
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -101,6 +126,39 @@ class SetLanguage:
     """SET LANGUAGE <en|it>."""
 
     language: str
+    lang: str = _lang()
+
+
+@dataclass(frozen=True)
+class Watch:
+    """WATCH <game>: follow a game one does not play in, as an observer (`pbem.service.observers`)."""
+
+    game: str
+    lang: str = _lang()
+
+
+@dataclass(frozen=True)
+class Unwatch:
+    """UNWATCH <game>: stop following it."""
+
+    game: str
+    lang: str = _lang()
+
+
+@dataclass(frozen=True)
+class JoinLeague:
+    """JOIN LEAGUE <league>: sign up for an open league (`pbem.service.leagues`)."""
+
+    league: str
+    lang: str = _lang()
+
+
+@dataclass(frozen=True)
+class Standings:
+    """STANDINGS <league>: the league's standings."""
+
+    league: str
+    lang: str = _lang()
 
 
 @dataclass(frozen=True)
@@ -111,9 +169,11 @@ class Malformed:
     command: str
     reason: str
     text: str = ""
+    lang: str = _lang()
 
 
-ClubCommand = Union[Games, Join, Takeover, Confirm, SetAbsence, CancelAbsence, SetZone, SetLanguage, Malformed]
+ClubCommand = Union[Games, Join, Takeover, Confirm, SetAbsence, CancelAbsence, SetZone, SetLanguage, Watch, Unwatch,
+                    JoinLeague, Standings, Malformed]
 
 
 def _keyword(token: str) -> str:
@@ -144,22 +204,32 @@ def _zone_word(word: str) -> bool:
 def parse_line(line: str, game: str | None = None) -> ClubCommand | None:
     """The club command on one line, or None when the line does not start with a club
     keyword. ``game``: the enclosing block's game, used by JOIN/TAKEOVER that name none."""
-    tokens = line.split("#", 1)[0].split()
+    # At most the keyword, three words and the rest: a command never needs more, and a long
+    # line of words is not cut into a list of all of them.
+    tokens = line.split("#", 1)[0].split(None, 4)
     if not tokens:
         return None
     name = KEYWORDS.get(_keyword(tokens[0]))
     if name is None:
         return None
     args = tokens[1:]
+    if len(args) == 4:
+        args[3] = args[3].split(None, 1)[0]  # only ever quoted as "unexpected <word>"
+    lang = "it" if _keyword(tokens[0]) in _ITALIAN else ""
     try:
-        return _parse(name, args, game)
+        found = _parse(name, args, game)
     except Exception:  # pragma: no cover - a bug must not drop a player's mail
-        return Malformed(name, "unreadable")
+        found = Malformed(name, "unreadable")
+    return replace(found, lang=lang) if found is not None and lang else found
 
 
 def _parse(name: str, args: list[str], game: str | None) -> ClubCommand | None:
     if name == "GAMES":
         return Malformed(name, "extra", args[0]) if args else Games()
+    if name == "JOIN" and args and _keyword(args[0]) in _LEAGUE:
+        return _league(name, args[1:], JoinLeague)
+    if name == "STANDINGS":
+        return _league(name, args, Standings)
     if name == "JOIN":
         if not args and game is None:
             return Malformed(name, "game-missing")
@@ -184,6 +254,16 @@ def _parse(name: str, args: list[str], game: str | None) -> ClubCommand | None:
         if bad is not None:
             return Malformed(name, "name", bad)
         return Takeover(args[0].lower(), args[1].lower())
+    if name in ("WATCH", "UNWATCH"):
+        if game is not None and (not args or args[0].lower() != game.lower()):
+            args = [game, *args]  # inside GAME g: WATCH
+        if not args:
+            return Malformed(name, "game-missing")
+        if len(args) > 1:
+            return Malformed(name, "extra", args[1])
+        if not _name(args[0]):
+            return Malformed(name, "name", args[0])
+        return Watch(args[0].lower()) if name == "WATCH" else Unwatch(args[0].lower())
     if name == "CONFIRM":
         if not args:
             return Malformed(name, "code-missing")
@@ -220,6 +300,15 @@ def _parse(name: str, args: list[str], game: str | None) -> ClubCommand | None:
         lang = rest[0].lower()
         return SetLanguage(lang) if lang in _LANGUAGES else Malformed("SET LANGUAGE", "language", rest[0])
     return Malformed(name, "set-what", args[0])
+
+
+def _league(name: str, args: list[str], kind: type[JoinLeague] | type[Standings]) -> ClubCommand:
+    """JOIN LEAGUE <league> / STANDINGS <league>: one league id."""
+    if not args:
+        return Malformed(name, "league-missing")
+    if len(args) > 1:
+        return Malformed(name, "extra", args[1])
+    return kind(args[0].lower()) if _name(args[0]) else Malformed(name, "name", args[0])
 
 
 def find_command(lines: Iterable[str]) -> ClubCommand | None:

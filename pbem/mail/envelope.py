@@ -70,6 +70,11 @@ GM_COMMANDS = {
 _GM_ARITY = {"EXTEND": 1, "PAUSE": 0, "RESUME": 0, "FREE": 1, "APPROVE": 1, "REPLACE": 2, "END": 1, "ANNOUNCE": 0}
 _GM_ENDS = {"draw": "DRAW", "patta": "DRAW", "abandon": "ABANDON", "abbandono": "ABANDON"}
 _NEW = {"new", "nuovo"}
+#: ``PRESS <seat>[,<seat>…]|ALL`` in a seat's block (STAMPA … / STAMPA TUTTI): the lines up to END
+#: are the message (`pbem.service.press`); ``HISTORY PRESS`` lists the seat's messages.
+_PRESS = {"press", "stampa"}
+#: Commands whose block lines, up to END, are a text (blank lines and '#' kept), not orders.
+_TEXT_COMMANDS = ("ANNOUNCE", "PRESS")
 
 #: Order lines read from one block: more is not a turn's orders but junk (10 MB of lines
 #: took seconds in a game's parser and gave 20,000 diagnostics in one reply). Beyond it
@@ -157,7 +162,7 @@ def _find_block(lines: list[str]) -> tuple[int, int, list[str]] | None:
             depth, body = _quote_depth(line)
             if (depth > 0) != want_quoted:
                 continue
-            tokens = _strip_comment(body).split()
+            tokens = _strip_comment(body).split(None, 1)  # the first word is all it looks at
             if tokens and _keyword(tokens[0]) in _GAME:
                 return i, depth, lines[i:]
     return None
@@ -223,8 +228,8 @@ def _parse(text: str) -> Envelope:
         elif line_depth:
             continue  # quoted lines inside an unquoted block are ignored
         content = _strip_comment(body)
-        if command is not None and command.name == "ANNOUNCE" and content.lower() not in _END:
-            # the announcement's own words up to END, blank lines and '#' kept
+        if command is not None and command.name in _TEXT_COMMANDS and content.lower() not in _END:
+            # the announcement's or the message's own words up to END, blank lines and '#' kept
             if len(body) > MAX_LINE or len(orders) >= MAX_ORDER_LINES:
                 problems.append((lineno, msg("envelope-too-many-lines", limit=MAX_ORDER_LINES)))
                 break
@@ -291,6 +296,16 @@ def _parse(text: str) -> Envelope:
                 else:
                     command = parsed
             continue
+        if key in _PRESS and not master:
+            if command is not None:
+                problems.append((lineno, msg("envelope-command-duplicate", first=command.name, second="PRESS")))
+                continue
+            command = Command("PRESS", " ".join(tokens[1:]) or None)
+            if len(tokens) < 2:
+                problems.append((lineno, msg("envelope-press-to-missing")))
+            if orders:  # orders and a message in one block: each goes in a mail of its own
+                problems.append((orders[0][0], msg("envelope-command-with-orders", command="PRESS")))
+            continue
         if key in COMMANDS:
             parsed = _command(COMMANDS[key], tokens, lineno, problems)
             if parsed is not None:
@@ -326,7 +341,7 @@ def _parse(text: str) -> Envelope:
         club = parse_line(orders[0][1], game)  # GAME g / JOIN / END: a club command, not orders
         if club is not None:
             return Envelope(game=game, club=club, found=True)
-    if command is not None and orders and command.name != "ANNOUNCE":  # an announcement's lines are its text
+    if command is not None and orders and command.name not in _TEXT_COMMANDS:  # an announcement's lines are its text
         problems.append((orders[0][0], msg("envelope-command-with-orders", command=command.name)))
     if game is not None and command is None and seat is None and not master:
         problems.append((1, msg("envelope-seat-missing")))
@@ -396,6 +411,11 @@ def _command(name: str, tokens: list[str], lineno: int,
     if name == "HISTORY":
         if not args:
             return Command(name)
+        if args[0].lower() in _PRESS:
+            if len(args) > 1:
+                problems.append((lineno, msg("envelope-extra-text", keyword="HISTORY PRESS",
+                                             text=safe_quote(" ".join(args[1:])))))
+            return Command(name, "PRESS")
         if not (args[0].isascii() and args[0].isdigit()):
             problems.append((lineno, msg("envelope-history-not-number", text=safe_quote(args[0]))))
             return Command(name)
@@ -416,7 +436,7 @@ def _no_block(lines: list[str]) -> Envelope:
         content = _strip_comment(body)
         if not content:
             continue
-        tokens = content.split()
+        tokens = content.split(None, 3)  # HELP takes at most two words: a long line is never cut up whole
         if COMMANDS.get(_keyword(tokens[0])) == "HELP" and len(tokens) <= 3:
             arg = " ".join(t.lower() for t in tokens[1:]) or None
             return Envelope(command=Command("HELP", arg))

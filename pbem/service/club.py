@@ -11,20 +11,22 @@ from sqlmodel import Session, col, select
 
 from pbem.db.models import Game, Holder, Seat
 from pbem.mail import club as grammar
-from pbem.service import games, players, signup, store
+from pbem.service import games, leagues, observers, players, reliability, signup, store
 from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.texts import t
 
 #: How many games each list of GAMES shows (a big club's answer stays one readable mail).
 MAX_LISTED = 50
 
-#: The games an address watches, for GAMES: observers come with a later issue, which puts
-#: its lookup here (``address -> games``); until then nobody watches anything.
-watched: Callable[[Session, str], list[Game]] = lambda session, address: []
+#: The games an address watches, for GAMES (``address -> games``).
+watched: Callable[[Session, str], list[Game]] = observers.watched
 
 
 def answer(reply: Reply, command: grammar.ClubCommand) -> Handled:
-    """Answer one club command (never raises on the mail's content)."""
+    """Answer one club command (never raises on the mail's content). A sender we do not
+    know yet is answered in the language of the keyword they used (ENTRA: Italian)."""
+    if command.lang and players.known(reply.session, reply.mail.sender or "") is None:
+        reply.lang = command.lang
     if isinstance(command, grammar.Games):
         return _games(reply)
     if isinstance(command, grammar.Join):
@@ -41,6 +43,12 @@ def answer(reply: Reply, command: grammar.ClubCommand) -> Handled:
         return players.request_zone(reply, command.zone)
     if isinstance(command, grammar.SetLanguage):
         return players.request_language(reply, command.language)
+    if isinstance(command, (grammar.Watch, grammar.Unwatch)):
+        return observers.request(reply, command.game, isinstance(command, grammar.Watch))
+    if isinstance(command, grammar.JoinLeague):
+        return leagues.request_join(reply, command.league)
+    if isinstance(command, grammar.Standings):
+        return leagues.request_standings(reply, command.league)
     return _malformed(reply, command)
 
 
@@ -70,6 +78,8 @@ def games_text(session: Session, reply: Reply, address: str) -> str:
             lines.append("  " + t("club.games_open_line", lang, game=game.id, name=game.name,
                                   title=store.rules_of(game).info.title, free=", ".join(free),
                                   taken=sum(e.status == "taken" for e in rows), total=len(rows)))
+            if reply.ctx.config.club.games_reliability:  # who is seated already, as the game master allows
+                lines += ["    " + line for line in reliability.lines(session, [e.player_id for e in rows], lang)]
     _tail(lines, shown, lang)
     lines += ["", t("club.games_takeover", lang)]
     shown = 0

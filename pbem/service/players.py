@@ -54,6 +54,11 @@ def _player(session: Session, address: str) -> Player | None:
     return session.exec(select(Player).where(Player.address == address.strip().lower())).first()
 
 
+def known(session: Session, address: str) -> Player | None:
+    """The player with this address, if the server knows them."""
+    return _player(session, address)
+
+
 def _sender(reply: Reply) -> str:
     return (reply.mail.sender or "").strip().lower()
 

@@ -123,7 +123,7 @@ def test_codes_are_hashed_single_use_and_bound_to_their_address(ctx: Context, ar
     assert seats_of(ctx, arditi4) == {"red": ANN}
     before = last_id(ctx)
     assert mail(ctx, ANN, f"CONFIRM {code}").status == "refused"
-    assert "used already" in answer(ctx, ANN, before)
+    assert "già stato usato" in answer(ctx, ANN, before)  # she signed up with CONFERMA: Italian since
     assert seats_of(ctx, arditi4) == {"red": ANN}
 
 
@@ -162,17 +162,23 @@ def test_a_forged_from_gets_the_target_one_code_mail_per_hour_and_no_seat(db_url
 @pytest.mark.parametrize("line, key", [
     ("JOIN x99", "There is no game x99"),
     ("JOIN {game} purple", "has no seat purple"),
-    ("ENTRA {game} purple", "non ha il posto purple"),
+    ("ENTRA {game} purple", "non ha il posto purple"),  # a stranger is answered in the keyword's language
+    ("PARTITA {game}\nENTRA viola\nFINE", "non ha il posto viola"),
 ])
 def test_unknown_game_or_seat(ctx: Context, arditi4: str, line: str, key: str) -> None:
-    if line.startswith("ENTRA"):
-        with ctx.session() as s:
-            s.add(signup.store.player_for(s, ANN, "it"))
-            s.commit()
     before = last_id(ctx)
     assert mail(ctx, ANN, line.format(game=arditi4)).status == "refused"
     assert key in answer(ctx, ANN, before)
     assert not outbox(ctx, kind=signup.CODE_KIND)
+
+
+def test_a_known_player_keeps_their_language_whatever_the_keyword(ctx: Context, arditi4: str) -> None:
+    with ctx.session() as s:
+        signup.store.player_for(s, ANN, "en")
+        s.commit()
+    before = last_id(ctx)
+    mail(ctx, ANN, f"ENTRA {arditi4} purple")
+    assert "has no seat purple" in answer(ctx, ANN, before)
 
 
 def test_second_join_taken_seat_full_and_started_games(ctx: Context) -> None:
