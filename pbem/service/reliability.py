@@ -102,3 +102,23 @@ def of_players(session: Session, player_ids: Iterable[int] | None = None) -> dic
 
 def of_player(session: Session, player_id: int) -> Reliability:
     return of_players(session, [player_id]).get(player_id, Reliability())
+
+
+def lines(session: Session, player_ids: Iterable[int | None], lang: str) -> list[str]:
+    """One line per seated player for GAMES (``club.games_reliability``): by name or public
+    handle, never by address (the answer may go to anybody who writes)."""
+    from pbem.db.models import Player
+    from pbem.service.results import handle
+    from pbem.service.texts import t
+
+    wanted = [p for p in player_ids if p is not None]
+    figures = of_players(session, wanted)
+    out = []
+    for pid in wanted:
+        player = session.get(Player, pid)
+        if player is None:
+            continue
+        f = figures.get(pid, Reliability())
+        out.append(t("league.reliability", lang, player=player.name or handle(player), started=f.started,
+                     finished=f.finished, met=f.met, missed=f.missed, abandoned=f.abandoned))
+    return out

@@ -124,6 +124,14 @@ def confirm(reply: Reply, code: str) -> Handled:
         return _confirm_join(reply, req)
     if req.kind == TAKEOVER:
         return _confirm_takeover(reply, req)
+    if req.kind == "league":
+        from pbem.service import leagues
+
+        return leagues.confirm_join(reply, req)
+    if req.kind in ("watch", "unwatch"):
+        from pbem.service import observers
+
+        return observers.apply(reply, req)
     from pbem.service import players
 
     return players.apply(reply, req)
