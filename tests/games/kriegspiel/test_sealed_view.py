@@ -83,3 +83,10 @@ def test_acceptance_and_map_show_the_own_sealed_deployment(ctx: Context) -> None
     theirs = json.loads(next(v for n, v in files_of(outbox(ctx, to=SOUTH, after=before)[0]).items()
                              if n.endswith(".json")))
     assert theirs["units"] == [] and theirs["hidden_sides"] == ["north"]
+    # South writes in Italian: the acceptance echoes FANTERIA, not INFANTRY (issue 19.5)
+    before = last_id(ctx)
+    south_deploy = ["FANTERIA T1 T2 T3 T4 T5 T6 T7 T8 T9", "ARTIGLIERIA T13", "ARTIGLIERIA-A-CAVALLO T14",
+                    "CAVALLERIA T10 T11 S8 S16", "STAFFETTA-A-CAVALLO S9", "STAFFETTA S15"]
+    inbound.handle(ctx, player_mail(SOUTH, order_block(game_id, "south", secret["south"], south_deploy)))
+    echoed = text_of(outbox(ctx, to=SOUTH, after=before)[0])
+    assert "FANTERIA T1" in echoed and "INFANTRY" not in echoed and "CAVALLERIA" in echoed
