@@ -4,6 +4,7 @@ diagnostics name the line the player wrote."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Any, Callable, Iterator, Sequence
 
@@ -53,6 +54,7 @@ def checked_sheet(seat: str, text: object, *, seats: Sequence[str], awaiting: Se
         return Sheet(seat, (), (Diagnostic(0, "", msg("err-internal", error=type(exc).__name__)),))
 
 
+@functools.lru_cache(maxsize=32)
 def keyword_pairs(package: str) -> dict[str, str]:
     """English keyword -> its Italian form, from a game's ``keywords.toml`` (each list: the English
     keyword first, the Italian one second) and, where the game has them, the ``keyword`` /
