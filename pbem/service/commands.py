@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from pbem.core import registry
 from pbem.core.rules import seat_view
 from pbem.db.models import Game, Holder, Seat
-from pbem.service import holders, mailer, store, teams
+from pbem.service import holders, mailer, press, store, teams
 from pbem.service.context import Context
 from pbem.service.history import history_text
 from pbem.service.replies import SHORT, quote
 from pbem.service.secrets import hash_secret, new_secret
-from pbem.service.texts import t
+from pbem.service.texts import t, text_of
 from pbem.service.timefmt import show, zone_of
 
 if TYPE_CHECKING:
@@ -77,7 +77,9 @@ def _status(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | N
     lines = [t("status.head", lang, game=game.id, name=game.name, kind=game.kind, status=t(f"status.{game.status}", lang))]
     if game.status != "finished" and phase is not None:
         filed = {r.seat: r for r in store.sheets_of_phase(session, game.id, phase.seq)}
-        lines.append(t("status.phase", lang, turn=phase.turn, phase=phase.name,
+        label = store.rules_of(game).phase(store.state_of(game)).label
+        named = text_of(label, lang, store.rules_of(game).catalog) if label is not None else phase.name
+        lines.append(t("status.phase", lang, turn=phase.turn, phase=named,
                        deadline=show(phase.deadline, zone_of(session, game, holder.address), lang)
                        if game.status == "active" else "—"))
         for name in store.awaiting(phase):
@@ -118,6 +120,9 @@ def own_view(reply: "Reply", game: Game, rules: Any, state: Any, seat_name: str)
 def _history(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None) -> None:
     """HISTORY [turn]: every resolved turn (or one) as the seat may see it (`pbem.service.history`)."""
     lang = holder.language
+    if arg == "PRESS":  # HISTORY PRESS: the messages this seat sent or received
+        reply.send(holder.address, t("subject.history_press", lang), press.history_text(reply.session, game, seat, lang))
+        return
     wanted: int | None = None
     if arg:
         try:

@@ -24,7 +24,7 @@ from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
 from pbem.core.rules import echo_orders, seat_view
 from pbem.service import atrest, bounces, commands, identity, mailer, store, teams, turns
-from pbem.service import club, master, votes
+from pbem.service import club, master, press, votes
 from pbem.service import receipt as receipts
 from pbem.service.context import Context
 from pbem.service.plurals import tn
@@ -158,6 +158,8 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         text = t("reply.envelope_problems", lang, game=game.id) + "\n" + "\n".join(lines)
         reply.send(holder.address, t("subject.refused", lang), text)
         return Handled("refused", "envelope problems", game.id)
+    if env.command is not None and env.command.name == "PRESS":  # a message to other seats, relayed
+        return press.send(reply, game, seat, holder, env)
     if env.command is not None:
         commands.answer(reply, game, seat, holder, env.command[0], env.command[1])
         return Handled("command", env.command[0].lower(), game.id)
@@ -196,14 +198,15 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
     phase = rules.phase(state)
     phase_row = store.current_phase(session, game)
     assert phase_row is not None
+    named = text_of(phase.label, lang, rules.catalog) if phase.label is not None else phase.name  # as the report says it
     if env.turn is not None and env.turn != phase.turn:
         reply.send(holder.address, t("subject.refused", lang),
-                   t("reply.wrong_turn", lang, game=game.id, turn=env.turn, current=phase.turn, phase=phase.name,
+                   t("reply.wrong_turn", lang, game=game.id, turn=env.turn, current=phase.turn, phase=named,
                      seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
         return Handled("refused", f"orders for turn {env.turn}, current turn {phase.turn}", game.id)
     if seat.name not in phase.awaiting:
         reply.send(holder.address, t("subject.refused", lang),
-                   t("reply.not_awaited", lang, game=game.id, seat=seat.name, turn=phase.turn, phase=phase.name,
+                   t("reply.not_awaited", lang, game=game.id, seat=seat.name, turn=phase.turn, phase=named,
                      seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
         return Handled("refused", "not awaited", game.id)
     if not env.order_lines:
