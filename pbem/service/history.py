@@ -88,28 +88,26 @@ def history_text(session: Session, game: Game, seat: Seat, lang: str, turn: int 
         resolved = [r for r in resolved if r.turn == turn]
         if not resolved:
             return None
-    blocks: list[list[str]] = []
-    for i, r in enumerate(resolved):
-        earlier = resolved[i - 1] if turn is None and i > 0 else None
-        before = result_of(rules, earlier, seat, lang) if earlier is not None else []
-        blocks.append(turn_text(session, game, rules, rows, r, seat, lang, before))
     kept: list[list[str]] = []
     size = 0
-    for block in reversed(blocks):  # the newest turns first, while they fit
+    for i in range(len(resolved) - 1, -1, -1):  # the newest turns first, while they fit (no work beyond)
+        earlier = resolved[i - 1] if turn is None and i > 0 else None
+        before = result_of(rules, earlier, seat, lang) if earlier is not None else []
+        block = turn_text(session, game, rules, rows, resolved[i], seat, lang, before)
         length = sum(len(x) + 1 for x in block)
-        if kept and (len(kept) >= MAX_TURNS or size + length > BUDGET) and turn is None:
+        if kept and turn is None and (len(kept) >= MAX_TURNS or size + length > BUDGET):
+            # the first turn shown is shown whole: the one before it is not
+            kept[0] = turn_text(session, game, rules, rows, resolved[i + 1], seat, lang)
             break
         kept.insert(0, block)
         size += length
-    if len(kept) < len(blocks):  # the first turn shown is shown whole: the one before it is not
-        first = len(blocks) - len(kept)
-        kept[0] = turn_text(session, game, rules, rows, resolved[first], seat, lang)
+    total = len(resolved)
     lines = [t("history.head", lang, game=game.id, name=game.name)]
-    if not blocks:
+    if not resolved:
         lines += ["", t("history.none", lang)]
-    if len(kept) < len(blocks):
-        first_kept = resolved[len(blocks) - len(kept)]
-        lines += ["", t("history.window", lang, shown=len(kept), total=len(blocks),
+    if len(kept) < total:
+        first_kept = resolved[total - len(kept)]
+        lines += ["", t("history.window", lang, shown=len(kept), total=total,
                         first=max(first_kept.turn - 1, resolved[0].turn))]
     for block in kept:
         lines += ["", *block]
