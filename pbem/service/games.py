@@ -86,7 +86,11 @@ def _next_id(session: Session, prefix: str) -> str:
     return f"{prefix}{row.value}"
 
 
-POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision", "takeover", "absence_days")
+POLICY_KEYS = ("reminders", "grace", "early", "warn_after", "abandon_after", "decision", "takeover", "absence_days",
+               "observers", "observer_delay", "press", "press_in")
+#: Observers and press (`pbem.service.observers`, `pbem.service.press`): the words each takes.
+WORD_POLICIES = {"observers": ("open", "approved", "none"), "press": ("none", "white", "grey", "broadcast-only"),
+                 "press_in": ("all", "orders")}
 #: ``--seat red=open``: the seat is free for sign-up by mail.
 OPEN = "open"
 #: Who gives an abandoned or freed seat to a player who asked (TAKEOVER): the confirmation
@@ -116,13 +120,17 @@ def policy(ctx: Context, deadline: str | None, overrides: Mapping[str, str] | No
                 if value.lower() not in TAKEOVER_POLICIES:
                     raise UserError(f"takeover takes {' or '.join(TAKEOVER_POLICIES)}")
                 out[key] = value.lower()
+            elif key in WORD_POLICIES:
+                if value.lower() not in WORD_POLICIES[key]:
+                    raise UserError(f"{key} takes {' or '.join(WORD_POLICIES[key])}")
+                out[key] = value.lower()
             elif key == "early":
                 if value.lower() not in ("yes", "no", "true", "false"):
                     raise UserError("early takes yes or no")
                 out[key] = value.lower() in ("yes", "true")
             else:
                 out[key] = int(value)
-                if out[key] < (0 if key == "absence_days" else 1):  # absence_days=0: absences move nothing
+                if out[key] < (0 if key in ("absence_days", "observer_delay") else 1):  # 0: absences move nothing; no delay
                     raise ValueError(value)
         except (ValueError, PbemError) as exc:
             raise UserError(f"bad value for policy {key}: {value!r} ({exc})") from None
@@ -286,7 +294,8 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
           seat=seat_label(rules, seat_row.name, lang)),
         "",
         t("welcome.opponents", lang,
-          others=", ".join(_seat_label(s, active.get(s.id or 0, [])) for s in others) or "—"),
+          others=", ".join(_seat_label(s, active.get(s.id or 0, []), seat_label(rules, s.name, lang))
+                           for s in others) or "—"),
     ]
     if mates:
         body.append(t("welcome.team", lang, others=holders.labels(session, mates)))
@@ -313,9 +322,11 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
                               *calendar.attachment(ctx, game, phase, lang)])
 
 
-def _seat_label(seat_row: Seat, rows: Sequence[Holder]) -> str:
-    """``north <anna@example.org>``; a team: ``north <anna@example.org> + <bruno@example.org>``."""
-    return f"{seat_row.name} " + " + ".join(f"<{h.address}>" for h in rows) if rows else seat_row.name
+def _seat_label(seat_row: Seat, rows: Sequence[Holder], name: str | None = None) -> str:
+    """``North <anna@example.org>``; a team: ``North <anna@example.org> + <bruno@example.org>``;
+    ``name``: the seat as the reader's language names it (default: its name in the order block)."""
+    name = name or seat_row.name
+    return f"{name} " + " + ".join(f"<{h.address}>" for h in rows) if rows else name
 
 
 def list_games(ctx: Context) -> list[Game]:
@@ -344,6 +355,7 @@ def show_game(ctx: Context, game_id: str) -> dict[str, Any]:
                        for e in session.exec(select(SeatEntry).where(SeatEntry.game_id == game.id)
                                              .order_by(col(SeatEntry.id)))] if game.status == OPEN else None,
             "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
+            "master": game.master_address or None,  # the game master by mail (pbem game master)
         }
 
 
@@ -375,6 +387,8 @@ def extend_game(session: Session, ctx: Context, game: Game, delta: timedelta, la
         game.paused_remaining = (game.paused_remaining or 0) + int(delta.total_seconds())
         session.add(game)
         return t("gm.extended_paused", lang, game=game.id, length=duration(delta, lang))
+    if game.status != "active":  # an open game has no deadline yet
+        raise GameStateError(f"game {game.id} is {game.status}: it has no deadline to extend")
     phase = store.current_phase(session, game)
     assert phase is not None and phase.deadline is not None
     phase.deadline = phase.deadline + delta
