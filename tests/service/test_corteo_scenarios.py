@@ -18,10 +18,11 @@ from tests.support.players import order_block, player_mail, secret_from_welcome
 
 ANNA, BEPPE, PIETRO = "anna@example.org", "beppe@example.org", "pietro@example.org"
 OWN = {"internazionalista": ("PRE1", "Corteo Presidenziale: PRE1", "PIAZZA PRE1 M18"),
-       "antifascista": ("POC1", "comizio reazionario: COM1", "PIAZZA POC1 N2")}
+       "antifascista": ("POC1", "comizio reazionario: COM1", "PIAZZA POC1 N2"),
+       "antirepressivo": ("MOV14", "Sotto processo in Tribunale: MOV14", "- F12")}
 
 
-@pytest.mark.parametrize("key", ["internazionalista", "antifascista"])
+@pytest.mark.parametrize("key", ["internazionalista", "antifascista", "antirepressivo"])
 def test_a_scenario_to_its_end_by_mail_with_a_team(ctx, clock, key):  # type: ignore[no-untyped-def]
     corteo = games.SeatSpec.parse(f"corteo={ANNA}:it,{BEPPE}:en")
     game_id = games.create(ctx, "corteo", f"Corteo {key}", [corteo, games.SeatSpec("potere", PIETRO, "it")],
@@ -43,13 +44,16 @@ def test_a_scenario_to_its_end_by_mail_with_a_team(ctx, clock, key):  # type: ig
     if key == "internazionalista":  # the power places the motorcade; the team's second player the Head
         assert send(PIETRO, [placing]).status == "orders"
         assert send(BEPPE, ["HEAD ML"]).status == "orders"
-    else:  # the corteo places a dissident in the case popolari; the power takes the defaults
+    elif key == "antifascista":  # the corteo places a dissident in the case popolari; the power the defaults
         assert send(ANNA, ["TESTA LC", placing]).status == "orders"
+        assert send(PIETRO, ["PASS"]).status == "orders"
+    else:  # the accused are on trial from the start
+        assert send(ANNA, ["TESTA GRUPPETTI"]).status == "orders"
         assert send(PIETRO, ["PASS"]).status == "orders"
     with ctx.session() as session:
         state = store.state_of(store.get_game(session, game_id))
     assert state.scenario == key and state.hand == 1
-    assert state.head_component == ("ML" if key == "internazionalista" else "LC")
+    assert state.head_component == {"internazionalista": "ML", "antifascista": "LC"}.get(key, "GRUPPETTI")
     where = {**{u.id: u.loc for u in state.units}, **{m.id: m.loc for m in state.mobiles}}
     assert where[piece] == placing.split()[-1]
 
@@ -73,7 +77,7 @@ def test_a_scenario_to_its_end_by_mail_with_a_team(ctx, clock, key):  # type: ig
     assert state.result is not None and state.hand == 10
     assert state.result.corteo == state.points + state.scored("corteo")
     moved = [m for m in state.mobiles if m.moved]
-    assert moved, "the power moved no mobile objective by mail"
+    assert moved or key == "antirepressivo", "the power moved no mobile objective by mail"
     for address, final_words, tally_words in ((ANNA, "Fine del gioco", "Punti dello scenario"),
                                               (BEPPE, "End of the game", "Scenario points"),
                                               (PIETRO, "Fine del gioco", "Punti dello scenario")):

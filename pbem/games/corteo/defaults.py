@@ -42,7 +42,7 @@ def _setup_corteo(p: "Planner") -> None:
     hexes first); the Head: MOV if not chosen."""
     b = p.board
     start = sorted(city().place_hexes(city().start), key=lambda h: (-(h.col + h.row), h))
-    for uid in [u for u in b.ids(CORTEO) if b.loc(u) == RESERVE and b.counter(u).set == "base"]:
+    for uid in [u for u in b.ids(CORTEO) if b.loc(u) == RESERVE and b.counter(u).set in ("base", "asterisco")]:
         if uid in p.placed:
             continue
         free = _free_hexes(p, uid, start)

@@ -98,6 +98,10 @@ class CorteoRules(DataclassStorage):
             raise UserError("a scenario is played on the advanced game (D): leave out mode=basic")
         sets = tuple(s for s in sc.sets if s != "base") if sc is not None else ()
         units = tuple(Unit(uid, RESERVE) for uid in roster("national" in chosen, sets))
+        if sc is not None and sc.hexes("accused"):
+            # D Antirepressivo: "pone 3 unità del Corteo negli esa-marroni del tribunale": on trial, out of play
+            trial = dict(zip(sc.hexes("accused"), sc.hexes("trial_hexes")))
+            units = tuple(Unit(u.id, trial[u.id], waiting=True) if u.id in trial else u for u in units)
         pieces = tuple(Mobile(pid, "", "reserve") for m in (sc.mobiles if sc is not None else ()) for pid in m.ids())
         return State(VERSION, mode, tuple(chosen), units=units, runs_left=NUMBERS.runs,
                      barricades_left=NUMBERS.barricades, scenario=key, mobiles=pieces)

@@ -76,7 +76,8 @@ def play(state: State, sheets: dict[str, tuple[Order, ...]], dice: Dice) -> Stat
         _cover_left_objectives(board)
         changes["held"] = tuple(h for h in state.held if board.at(h, CORTEO))
     scenario_rules.phase_end(board, stage, tuple(changes.get("heads", state.heads)))  # type: ignore[arg-type]
-    return _after(board, stage, **changes)
+    new = _after(board, stage, **changes)
+    return scenario_rules.sentence(new, dice) if new.stage == "over" else new
 
 
 def _checked(planner: Planner, lenient: bool = False) -> Planner:

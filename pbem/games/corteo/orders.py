@@ -17,6 +17,7 @@ starts a comment.  Hexes are written as on the map's edges: row letter and colum
     ATTACK MOV1 MOV2 ON CE4 ADVANCE   # a combat (ATTACCA ... SU ... AVANZA)
     TOWARD K12 / PUSH Y30 / BARRACKS 3 1    # standing instructions
     ACTIVATE POC1                 # D Antifascista: a dissident in a Head unit's ZOC rolls to join (ATTIVA)
+    HELICOPTER MOV14              # D Antirepressivo: the power flies an accused to the prison (ELICOTTERO)
     MOVE PRE1 M21 M22             # D: the power moves a mobile objective (PRE, COM) like a unit
     PASS
 """
@@ -175,15 +176,23 @@ class Activate:
 
 
 @dataclass(frozen=True)
+class Helicopter:
+    unit: str
+
+    def canonical(self) -> str:
+        return f"HELICOPTER {self.unit}"
+
+
+@dataclass(frozen=True)
 class Pass:
     def canonical(self) -> str:
         return "PASS"
 
 
 Order: TypeAlias = (Place | HeadComponent | Heads | Run | Move | Metro | ThrowAt | Build | Clear | Jam | Enter
-                    | Attack | Toward | Push | BarracksOrder | Activate | Pass)
+                    | Attack | Toward | Push | BarracksOrder | Activate | Helicopter | Pass)
 ORDER_TYPES: tuple[type, ...] = (Place, HeadComponent, Heads, Run, Move, Metro, ThrowAt, Build, Clear, Jam, Enter,
-                                 Attack, Toward, Push, BarracksOrder, Activate, Pass)
+                                 Attack, Toward, Push, BarracksOrder, Activate, Helicopter, Pass)
 STANDING = (Toward, Push, BarracksOrder)
 
 # -- the parser's form ---------------------------------------------------------------------------------
@@ -215,7 +224,7 @@ def _load_keywords() -> dict[str, frozenset[str]]:
 
 KEYWORDS = _load_keywords()
 _HEADS = ("PLACE", "HEAD", "RUN", "MOVE", "METRO", "THROW", "BARRICADE", "CLEAR", "JAM", "ENTER", "ATTACK",
-          "TOWARD", "PUSH", "BARRACKS", "ACTIVATE", "PASS")
+          "TOWARD", "PUSH", "BARRACKS", "ACTIVATE", "HELICOPTER", "PASS")
 _HEAD_OF = {w: k for k in _HEADS for w in KEYWORDS[k]}
 _HEAD_WORDS = sorted(w for w in _HEAD_OF if len(w) > 2)
 _SEPARATORS = re.compile(r"[\s,;>/:\u2192-]+")
@@ -282,7 +291,7 @@ def _parse_line(line: str) -> tuple[Raw | None, Problem | None]:
             head, rest = "MOVE", words
         else:
             return None, _unknown(words[0])
-    if head == "ACTIVATE":
+    if head in ("ACTIVATE", "HELICOPTER"):
         if len(rest) == 1 and is_unit(rest[0]):
             return Raw(head, units=(rest[0],)), None
         return None, (msg("err-one-unit", keyword=head), None)

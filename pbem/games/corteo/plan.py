@@ -22,6 +22,7 @@ from pbem.games.corteo.board import Board, city, hexof, other, open_neighbours
 from pbem.games.corteo.city import Hex, distance
 from pbem.games.corteo.orders import (
     Activate,
+    Helicopter,
     Attack,
     BarracksOrder,
     Build,
@@ -52,7 +53,7 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("corteo-movement", CORTEO): ("RUN", "PLACE", "ENTER", "METRO", "MOVE", "THROW", "BARRICADE", "CLEAR", "JAM",
                                   "HEAD", "ACTIVATE"),
     ("corteo-combat", CORTEO): ("ATTACK",),
-    ("potere-movement", POTERE): ("PLACE", "MOVE", "THROW", "CLEAR", "JAM"),
+    ("potere-movement", POTERE): ("PLACE", "MOVE", "THROW", "CLEAR", "JAM", "HELICOPTER"),
     ("potere-combat", POTERE): ("ATTACK",),
 }
 STANDING = ("TOWARD", "PUSH", "BARRACKS", "PASS")
@@ -79,6 +80,8 @@ def raw_of(order: Order) -> Raw:
         return Raw("BARRACKS", numbers=order.numbers)
     if isinstance(order, Activate):
         return Raw("ACTIVATE", (order.unit,))
+    if isinstance(order, Helicopter):
+        return Raw("HELICOPTER", (order.unit,))
     return Raw("RUN" if isinstance(order, Run) else "PASS")
 
 
@@ -192,6 +195,9 @@ class Planner:
     def _activate(self, item: Item) -> None:
         plan_scenario.activate(self, item)
 
+    def _helicopter(self, item: Item) -> None:
+        plan_scenario.helicopter(self, item)
+
     # -- helpers ----------------------------------------------------------------------------------
     def _hex(self, item: Item, label: str) -> Hex | None:
         h = hexof(label)
@@ -269,6 +275,8 @@ class Planner:
                 if problem:
                     return problem
             elif self.seat == CORTEO:
+                if u.waiting:
+                    return msg("err-accused-place", unit=uid)  # D Antirepressivo: on trial
                 if h not in city().place_hexes(city().start):
                     return msg("err-setup-start", hex=h.label, place=city().start)
             elif sc is not None:
@@ -715,7 +723,7 @@ def reinforcement_due(state: State) -> int | dict[str, int] | None:
     """6c / B 5: the points (advanced) or the units (basic) the power brings in this hand; a
     scenario's order of service (D) names the units."""
     sc = plan_scenario.scenario(state.scenario)
-    if sc is not None:
+    if sc is not None and sc.reinforcements:
         listed = sc.reinforcements.get(state.hand)
         return dict(listed) if listed is not None else None
     if state.mode == "advanced":

@@ -12,10 +12,10 @@ from pbem.core.i18n import Message, msg
 from pbem.games.corteo import mobiles
 from pbem.games.corteo.board import city
 from pbem.games.corteo.city import Hex, distance
-from pbem.games.corteo.orders import Activate, Item, Move, Place
+from pbem.games.corteo.orders import Activate, Helicopter, Item, Move, Place
 from pbem.games.corteo.rules import NUMBERS
 from pbem.games.corteo.scenario import Scenario, SetupRow, scenario
-from pbem.games.corteo.state import CORTEO, POTERE, Note, Step, Tally
+from pbem.games.corteo.state import CORTEO, POTERE, PRISON, Note, Step, Tally
 from pbem.games.corteo.tables import TABLES
 
 if TYPE_CHECKING:
@@ -270,3 +270,25 @@ def default_setup(p: "Planner") -> None:
             if b.mobile_on(h) is None and not (pid.startswith("COM") and b.at(h, POTERE)):
                 place_mobile(p, None, pid, h)
                 break
+
+
+# -- the accused (Antirepressivo) ------------------------------------------------------------------
+
+
+def helicopter(p: "Planner", item: Item) -> None:
+    """D Antirepressivo: "i processati possono essere spostati, in qualunque momento della fase di
+    spostamento del giocatore-potere, dal Tribunale al carcere via elicottero." OURS: they are then
+    arrested (8f), their strength the power's."""
+    b = p.board
+    uid = item.raw.units[0]
+    sc = of(p)
+    if sc is None or uid not in sc.hexes("accused"):
+        p.err(item, msg("err-not-accused", unit=uid))
+        return
+    if not (b.units[uid].waiting and b.loc(uid) in sc.hexes("trial_hexes")):
+        p.err(item, msg("err-accused-gone", unit=uid))
+        return
+    b.units[uid] = replace(b.units[uid], waiting=False)
+    b.set_loc(uid, PRISON, "arrest", (b.loc(uid), PRISON))
+    b.notes.append(Note("note-helicopter", (("unit", uid),)))
+    p.orders.append(Helicopter(uid))

@@ -67,6 +67,9 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
                     candidates.append(f"HEAD {heads[first]} {heads[second]}")
         if seat == POTERE and b.mobiles:
             candidates += _mobile_moves(state, p, pick)
+        sc = scenario(state.scenario)
+        if seat == POTERE and sc is not None and _chance(pick, 12):
+            candidates += [f"HELICOPTER {u}" for u in sc.hexes("accused")]
         if seat == CORTEO:
             candidates += [f"ACTIVATE {u}" for u in b.ids(CORTEO) if b.units[u].waiting and b.counter(u).set == "poc"]
         if seat == POTERE:

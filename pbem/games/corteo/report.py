@@ -112,6 +112,8 @@ def scenario_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
                      state=t("report-stop-void" if "stop-void" in facts else "report-stop-open")))
         lines = [t(f"line-{x}") for x in ("mura", "fiume", "est") if f"crossed-{x}" in facts]
         out.append(t("report-lines", lines=", ".join(lines) or "-"))
+    if sc.get("accused"):
+        out.append(t("report-accused", units=" ".join(sc["accused"])))
     if sc["key"] == "antifascista":
         out.append(t("report-rally", square=sc["square"],
                      state=t("report-rally-over" if facts & {"rally-dissolved", "rally-over"} else "report-rally-on")))

@@ -63,7 +63,7 @@ class Scenario:
     @property
     def categories(self) -> tuple[str, ...]:
         """The fixed objectives that score (D: "gli obiettivi «fissi» del Corteo in questo Scenario")."""
-        return city().objective_set(self.key).categories
+        return city().objective_set(str(self.numbers.get("objectives", self.key))).categories
 
     def mobile(self, piece: str) -> MobileKind | None:
         for m in self.mobiles:
@@ -89,7 +89,7 @@ def _scenario(raw: Mapping[str, Any]) -> Scenario:
     square = str(raw["square"])
     try:
         city().place_hexes(square)
-        city().objective_set(key)
+        city().objective_set(str(raw.get("objectives", key)))
     except KeyError as exc:
         raise _err(f"{where}: {exc}") from None
     setup = tuple(SetupRow(str(r["kind"]), int(r["count"]), str(r["where"])) for r in raw["setup"])
@@ -103,7 +103,7 @@ def _scenario(raw: Mapping[str, Any]) -> Scenario:
         TABLES.unit(m.moves_as)  # raises on an unknown kind
     numbers = {k: v for k, v in raw.items()
                if k not in ("key", "heads", "sets", "square", "setup", "reinforcements", "mobiles")}
-    for name in ("stop_hexes", "embassy"):
+    for name in ("stop_hexes", "embassy", "trial_hexes", "court_hexes"):
         for label in numbers.get(name, ()):
             if city().parse(str(label)) is None:
                 raise _err(f"{where}: {name} holds {label!r}, not a hex")

@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from pbem.games.corteo.board import Board, city
-from pbem.games.corteo.city import Hex, Objective
+from pbem.core.dice import Dice
+from pbem.games.corteo.board import Board, city, hexof
+from pbem.games.corteo.city import Hex, Objective, distance
 from pbem.games.corteo.scenario import Scenario, scenario
-from pbem.games.corteo.state import CORTEO, POTERE, Note, State, Tally
+from pbem.games.corteo.score import result
+from pbem.games.corteo.state import CORTEO, POTERE, PRISON, Note, State, Tally
+from pbem.games.corteo.tables import TABLES
 
 LINES = ("mura", "fiume", "est")
 
@@ -57,6 +60,70 @@ def phase_end(board: Board, stage: str, heads: tuple[str, ...] = ()) -> None:
         _embassy(board, sc)
         if stage == "potere-movement":
             _stopped(board, sc)
+    elif sc.key == "antirepressivo" and stage.startswith("corteo-"):
+        _freed_by_force(board, sc)
+
+
+def on_trial(board: Board, sc: Scenario) -> list[str]:
+    """D Antirepressivo: the accused still in the Tribunale."""
+    trial = set(sc.hexes("trial_hexes"))
+    return [u for u in sc.hexes("accused") if board.units[u].waiting and board.loc(u) in trial]
+
+
+def _free(board: Board, sc: Scenario, units: list[str], how: str) -> None:
+    """The accused leave the Tribunale and join the Corteo: each on the nearest free hex it may
+    stand on (OURS), 10 points each (OURS)."""
+    for uid in units:
+        here = hexof(board.loc(uid))
+        assert here is not None
+        board.units[uid] = replace(board.units[uid], waiting=False)
+        spots = sorted((h for h in city().hexes if distance(h, here) <= 4 and board.may_enter(uid, h) is None
+                        and board.stack_ok(uid, h)), key=lambda h: (distance(h, here), h))
+        if spots:
+            board.set_loc(uid, spots[0].label, "enter", (here.label, spots[0].label))
+        _score(board, CORTEO, "freed", sc.number("freed_points"), uid)
+        board.notes.append(Note(f"note-accused-{how}", (("unit", uid),)))
+
+
+def _freed_by_force(board: Board, sc: Scenario) -> None:
+    """D Antirepressivo, strategy b: "possono agire tentando di arrivare al Tribunale, per liberare i
+    processati". OURS: a corteo unit on a TRIBUNALE objective hex before the building after one of
+    the corteo's phases frees them all."""
+    if any(board.at(label, CORTEO) for label in sc.hexes("court_hexes")):
+        _free(board, sc, on_trial(board, sc), "freed")
+
+
+def sentence(state: State, dice: Dice) -> State:
+    """D Antirepressivo, strategy a: "concludere la manifestazione in Piazzale Odio, davanti al
+    Tribunale. Se riescono a fare questo senza subire arresti di unità per un valore superiore al valore
+    complessivo in punti/potenza di quelle processate, possono tirare il dado per ogni unità arrestata e
+    ottenere (risultati 4-5-6 del dado) che il processo abbia esito positivo e che le unità processate
+    siano liberate." OURS: at the end of the tenth hand, the Corteo (the Head's group) with a unit on
+    Piazzale Odio; one die for each accused (the units on trial, "arrestate" in earlier corteos);
+    the points join the final score."""
+    sc = scenario(state.scenario)
+    if sc is None or sc.key != "antirepressivo" or state.result is None:
+        return state
+    board = Board(state)
+    accused = on_trial(board, sc)
+    square = {h.label for h in city().place_hexes(sc.square)}
+    corteo = _the_corteo(board, state.heads)
+    there = any(board.loc(u) in square for u in corteo)
+    arrested = sum(board.type(u).power for u in board.at(PRISON) if u not in sc.hexes("accused"))
+    weight = sum(board.type(u).power for u in sc.hexes("accused"))
+    if not accused or not there or arrested > weight:
+        return state
+    freed = []
+    for uid in accused:
+        roll = dice.roll(TABLES.die, f"D Antirepressivo: is {uid} acquitted?")
+        board.notes.append(Note("note-sentence", (("unit", uid), ("roll", str(roll)))))
+        if TABLES.roll_succeeds(str(sc.numbers["sentence_roll"]), roll):
+            freed.append(uid)
+    _free(board, sc, freed, "acquitted")
+    final = result(board)
+    log = state.log[:-1] + (replace(state.log[-1], notes=state.log[-1].notes + tuple(board.notes)),)
+    return replace(state, units=tuple(board.units[u] for u in board.units), tally=tuple(board.tally), log=log,
+                   result=final)
 
 
 def _the_corteo(board: Board, heads: tuple[str, ...]) -> set[str]:

@@ -91,7 +91,8 @@ def _scenario_setup(t: Callable[..., str], sc: Scenario, p: Planner, seat: str) 
         service = ", ".join(f"{r.count} {r.kind} ({t(f'where-setup-{r.where}', square=sc.square)})" for r in sc.setup)
         out.append(t("tpl-setup-service", service=service))
         pieces = list(b.mobiles)
-        out.append(t("tpl-setup-mobiles", square=sc.square, first=pieces[0], pieces=" ".join(pieces)))
+        if pieces:
+            out.append(t("tpl-setup-mobiles", square=sc.square, first=pieces[0], pieces=" ".join(pieces)))
     return out
 
 
@@ -100,6 +101,11 @@ def _scenario_movement(t: Callable[..., str], sc: Scenario, p: Planner, seat: st
     the dissidents (corteo)."""
     b = p.board
     out: list[str] = []
+    accused = [u for u in sc.hexes("accused") if b.units[u].waiting and b.loc(u) in sc.hexes("trial_hexes")]
+    if accused:
+        out.append(t("tpl-accused-potere", units=" ".join(accused)) if seat == POTERE else
+                   t("tpl-accused-corteo", units=" ".join(accused), hexes=" ".join(sc.hexes("court_hexes")),
+                     square=sc.square))
     if seat == CORTEO:
         waiting = [u for u in b.ids(CORTEO) if b.counter(u).set == "poc" and b.units[u].waiting]
         if waiting:

@@ -77,6 +77,8 @@ def _scenario(state: State) -> dict[str, Any] | None:
                   for t in state.tally],
         "points": {"corteo": state.scored(CORTEO), "potere": state.scored(POTERE)},
         "facts": [f for f in state.facts if not f.startswith("counted-")],
+        "accused": [u.id for u in state.units if u.id in sc.hexes("accused") and u.waiting
+                    and u.loc in sc.hexes("trial_hexes")],
     }
 
 

@@ -16,7 +16,8 @@ from pbem.games.corteo import RULES
 @pytest.mark.parametrize("options", [{"mode": "basic"},
                                      {"smoke": "yes", "short": "yes", "jams": "yes", "national": "yes"},
                                      {"scenario": "internazionalista"},  # D
-                                     {"scenario": "antifascista", "jams": "yes"}])
+                                     {"scenario": "antifascista", "jams": "yes"},
+                                     {"scenario": "antirepressivo", "smoke": "yes"}])
 def test_random_games_under_the_options_finish(options):  # type: ignore[no-untyped-def]
     counter = [0]
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pbem.core.dice import VerifiableDice
 from pbem.errors import UserError
 from pbem.games.corteo import RULES
 from pbem.games.corteo.board import city
@@ -334,3 +335,93 @@ def test_dissidents_are_placed_in_case_popolari_and_activated_by_the_head():
     assert errors(lc_head, "corteo", "ACTIVATE POC1") == ["err-dissident-far"]
     assert errors(state, "corteo", "ACTIVATE MOV1") == ["err-not-dissident"]
     assert errors(state, "corteo", "MOVE POC1 M1") == ["err-not-active"]
+
+
+# -- Antirepressivo: the accused (the text's frame, our design for the rest) -------------------------------
+
+
+def test_antirepressivo_forces_head_and_the_accused_on_trial():
+    """D Antirepressivo: "I giocatori-corteo dispongono di 40 unità, a scelta, per 132 punti/potenza. Le
+    unità del Corteo partono dalla Piazza Mento"; "Il Corteo viene autorizzato dal potere a condizione
+    che queste 3 componenti ne abbiano la Testa"; "Il giocatore-potere pone 3 unità del Corteo negli
+    esa-marroni del tribunale (Piazzale Odio) sotto processo"."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": "antirepressivo"})
+    corteo = [u for u in state.units if counter(u.id).side == "corteo"]
+    assert len(corteo) == 40
+    trial = {u.id: u.loc for u in corteo if u.waiting}
+    assert trial == {"MOV14": "F12", "MOV15": "G12", "MOV16": "H12"}
+    assert all(city().terrain(city().hex(h)) == "caseggiato" for h in trial.values())
+    assert errors(state, "corteo", "HEAD MOV") == ["err-head-scenario"]
+    assert errors(state, "corteo", "PLACE MOV14 B2") == ["err-accused-place"]
+    started = resolve(state, "corteo", "TESTA ZOMBIES", [])
+    mento = {h.label for h in city().place_hexes("Piazza Mento")}
+    assert started.head_component == "ZOMBIES"
+    assert sum(1 for u in started.units if u.loc in mento) == 37
+
+
+def test_antirepressivo_the_corteo_frees_the_accused_at_the_tribunale():
+    """D Antirepressivo, strategy b: "possono agire tentando di arrivare al Tribunale, per liberare i
+    processati". Ours: a corteo unit on a TRIBUNALE hex before the building frees them, 10 points each."""
+    terrains(G14="viale", G13="obiettivo")
+    on_trial = {"MOV14": {"waiting": True}, "MOV15": {"waiting": True}, "MOV16": {"waiting": True}}
+    state = scene("antirepressivo", {"RAD1": "G14", "MOV14": "F12", "MOV15": "G12", "MOV16": "H12"},
+                  flags=on_trial, head_component="RAD", hand=4)
+    after = resolve(state, "corteo", "MOVE RAD1 G13")
+    assert tally(after) == [(4, "corteo", "freed", 10)] * 3
+    assert all(not unit(after, u).waiting and city().terrain(city().hex(unit(after, u).loc)) != "caseggiato"
+               for u in ("MOV14", "MOV15", "MOV16"))
+
+
+def test_antirepressivo_the_helicopter():
+    """D Antirepressivo: "i processati possono essere spostati, in qualunque momento della fase di
+    spostamento del giocatore-potere, dal Tribunale al carcere via elicottero.\""""
+    on_trial = {"MOV14": {"waiting": True}, "MOV15": {"waiting": True}}
+    state = scene("antirepressivo", {"MOV14": "F12", "MOV15": "G12", "MOV16": "prison"}, flags=on_trial,
+                  stage="potere-movement", hand=3)
+    assert errors(state, "potere", "HELICOPTER MOV16") == ["err-accused-gone"]
+    assert errors(state, "potere", "ELICOTTERO MOV1") == ["err-not-accused"]
+    after = resolve(state, "potere", "ELICOTTERO MOV14")
+    assert unit(after, "MOV14").loc == "prison" and "note-helicopter" in notes(after)
+    assert unit(after, "MOV15").waiting
+
+
+def test_antirepressivo_the_sentence():
+    """D Antirepressivo, strategy a: "concludere la manifestazione in Piazzale Odio, davanti al Tribunale.
+    Se riescono a fare questo senza subire arresti di unità per un valore superiore al valore complessivo
+    in punti/potenza di quelle processate, possono tirare il dado ... (risultati 4-5-6 del dado)\""""
+    terrains(F14="viale", F15="viale")
+    on_trial = {"MOV14": {"waiting": True}, "MOV15": {"waiting": True}, "MOV16": {"waiting": True}}
+    where = {"RAD1": "F14", "RAD2": "F15", "MOV14": "F12", "MOV15": "G12", "MOV16": "H12", "GRU1": "prison"}
+    last = scene("antirepressivo", where, flags=on_trial, heads=("RAD1", "RAD2"), head_component="RAD",
+                 stage="potere-movement", hand=10)
+    over = resolve(last, "potere", "PASS", [5, 2, 6])
+    assert tally(over) == [(10, "corteo", "freed", 10)] * 2
+    assert over.result is not None and over.result.corteo == 20
+    heavy = scene("antirepressivo", {**where, "AUT1": "prison", "AUT2": "prison"}, flags=on_trial,
+                  heads=("RAD1", "RAD2"), head_component="RAD", stage="potere-movement", hand=10)
+    assert tally(resolve(heavy, "potere", "PASS", [])) == []  # 13 arrested against 12 on trial: no roll
+
+
+@pytest.mark.parametrize("key", ["internazionalista", "antifascista", "antirepressivo"])
+def test_the_orders_template_of_every_scenario(key):
+    """ORDINI in each scenario, for both sides, at the set-up and in the first hands: the scenario's
+    own lines in both languages, and a template that parses (its orders are comments and PASS)."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": key})
+    seen = []
+    for _ in range(4):
+        for seat in ("corteo", "potere"):
+            for lang in ("en", "it"):
+                text = RULES.template(state, seat, lang)
+                seen.append(text)
+                if seat in RULES.phase(state).awaiting:
+                    assert RULES.parse_orders(state, seat, text).ok
+        sheets = {s: RULES.default_orders(state, s) for s in RULES.phase(state).awaiting}
+        state = RULES.resolve(state, sheets, VerifiableDice(b"t", "g", state.hand, "x", 0)).state
+    joined = "\n".join(seen)
+    assert "Scenario" in joined and "Testa:" in joined and "Head:" in joined
+    if key == "internazionalista":
+        assert "PRE1 in" in joined and "The Corteo Presidenziale moves with at least 5" in joined
+    if key == "antifascista":
+        assert "POC1@" in joined and "Il comizio resta in Piazza della Robba" in joined
+    if key == "antirepressivo":
+        assert "ELICOTTERO" in joined and "a corteo unit on F13 G13 H13 frees them" in joined
