@@ -324,7 +324,7 @@ class SignupRequest(SQLModel, table=True):
     seat: str = ""  # "" for a JOIN that takes any free seat
     address: str = Field(index=True)
     kind: str = "join"  # join | takeover | absence | absence-cancel | zone | language
-    payload: str = ""  # what a setting becomes: "2026-12-20 2027-01-06", "Europe/London", "it"
+    payload: str = ""  # what a setting becomes ("2026-12-20 2027-01-06", "Europe/London", "it"); JOIN/TAKEOVER: the language asked in
     code_hash: str = ""
     status: str = Field(default="pending", index=True)  # pending | confirmed | awaiting | done | refused | void
     mailed: bool = False  # a confirmation mail went to the address

@@ -22,7 +22,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem.config import format_duration, parse_duration
-from pbem.db.models import Game, Holder, SeatEntry, Seat, SignupRequest
+from pbem.db.models import Game, Holder, Player, SeatEntry, Seat, SignupRequest
 from pbem.errors import GameStateError, NotFoundError, UserError
 from pbem.service import games, holders, store, turns
 from pbem.service.context import Context
@@ -120,6 +120,9 @@ def confirm(reply: Reply, code: str) -> Handled:
     req.status, req.used_at = CONFIRMED, ctx.now()
     session.add(req)
     reply.trusted = True
+    if req.kind in (JOIN, TAKEOVER) and req.payload in ("en", "it") and \
+            session.exec(select(Player).where(Player.address == address)).first() is None:
+        reply.lang = req.payload  # a newcomer keeps the language they asked in (ENTRA: Italian)
     if req.kind == JOIN:
         return _confirm_join(reply, req)
     if req.kind == TAKEOVER:
@@ -214,7 +217,7 @@ def request_join(reply: Reply, game_id: str, seat: str | None) -> Handled:
     rules = store.rules_of(game)
     what = t("club.what_join", reply.lang, game=game.id, name=game.name, title=rules.info.title,
              seat=seat or t("club.any_seat", reply.lang))
-    return ask(reply, JOIN, game, seat or "", "", what)
+    return ask(reply, JOIN, game, seat or "", reply.lang, what)
 
 
 def _confirm_join(reply: Reply, req: SignupRequest) -> Handled:
@@ -333,7 +336,7 @@ def request_takeover(reply: Reply, game_id: str, seat_name: str) -> Handled:
     rules = store.rules_of(game)
     what = t("club.what_takeover", reply.lang, game=game.id, name=game.name, title=rules.info.title,
              seat=seat_row.name)
-    return ask(reply, TAKEOVER, game, seat_row.name, "", what)
+    return ask(reply, TAKEOVER, game, seat_row.name, reply.lang, what)
 
 
 def _confirm_takeover(reply: Reply, req: SignupRequest) -> Handled:

@@ -32,7 +32,7 @@ from tests.support.players import secret_from_welcome
 PBEM = "pbem@localhost"
 FOUR = {"red": "ann@localhost", "blue": "bea@localhost", "green": "cid@localhost", "yellow": "dan@localhost"}
 EVE, ZED = "eve@localhost", "zed@localhost"
-CODE = re.compile(r"CONFIRM (\S+)")
+CODE = re.compile(r"CON(?:FIRM|FERMA) (\S+)")
 
 
 def _backends() -> list[str]:
@@ -127,12 +127,13 @@ async def test_an_open_game_filled_by_mail_and_a_seat_taken_over(app: App, embed
     await mail.send_text(last, PBEM, "re: code", f"CONFERMA {code.group(1)}")
     assert await settle(app, 1) == {"command": 1}
     got = {m.subject: m for m in await mail.wait_for(last, count=2)}
-    assert any("the game has started" in m.text for m in got.values())
+    assert any("la partita è cominciata" in m.text for m in got.values())  # asked with ENTRA: in Italian
     secrets = {}
     for seat, address in FOUR.items():
         welcome = [m for m in ([*got.values()] if address == last else await mail.wait_for(address))
-                   if "welcome" in m.subject]
-        assert len(welcome) == 1 and f"you hold the seat {seat}." in welcome[0].text.lower()
+                   if m.subject.endswith(("welcome", "benvenuto"))]
+        head = "il tuo posto è" if address == last else "you hold the seat"
+        assert len(welcome) == 1 and head in welcome[0].text.lower() and f"({game_id})" in welcome[0].text
         secrets[seat] = secret_from_welcome(welcome[0].text)
     assert len(set(secrets.values())) == 4
     with ctx.session() as s:
@@ -164,10 +165,10 @@ async def test_an_open_game_filled_by_mail_and_a_seat_taken_over(app: App, embed
     await mail.send_text(EVE, PBEM, "code", f"CONFIRM {code.group(1)}")
     assert await settle(app, 1) == {"command": 1}
     eve = await mail.wait_for(EVE, count=2)
-    assert any("is yours" in m.text for m in eve)
-    (greeting,) = [m for m in eve if "welcome" in m.subject]
-    assert "you hold the seat green." in greeting.text.lower() and "What the seat green has played so far" in greeting.text
-    assert "History of Club night" in greeting.text and "Turn 1" in greeting.text
+    assert any("è tuo" in m.text for m in eve)  # Eve asked with SUBENTRA: answered in Italian
+    (greeting,) = [m for m in eve if m.subject.endswith("benvenuto")]
+    assert "il tuo posto è" in greeting.text.lower() and "Ciò che il posto green ha giocato finora" in greeting.text
+    assert "Storia di Club night" in greeting.text and "Turno 1" in greeting.text
     new_secret = secret_from_welcome(greeting.text)
     assert new_secret not in secrets.values()
     (row,) = outbox(ctx, to=EVE, kind="welcome")

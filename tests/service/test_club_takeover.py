@@ -90,7 +90,7 @@ def test_an_abandoned_seat_is_open_and_a_held_one_is_not(ctx: Context, clock) ->
     assert "already hold the seat red" in answer(ctx, ANN, before)
     before = last_id(ctx)
     assert mail(ctx, EVE, f"SUBENTRA {game_id} green").status == "refused"
-    assert "has no seat green" in answer(ctx, EVE, before)
+    assert "non ha il posto green" in answer(ctx, EVE, before)  # SUBENTRA from a stranger: answered in Italian
     assert not outbox(ctx, kind=signup.CODE_KIND)
     assert confirm_takeover(ctx, EVE, game_id, "blue").status == "command"
     assert len(outbox(ctx, to=EVE, kind="welcome")) == 1
