@@ -147,3 +147,33 @@ def test_the_game_masters_block_is_read_in_both_languages() -> None:
     # without GM the words are a seat's orders, as before
     env = parse_envelope("GAME k1\nSEAT red abcd\nPAUSE\nEND DRAW\nEND\n")
     assert not env.master and env.command is None and [x for _, x in env.order_lines] == ["PAUSE", "END DRAW"]
+
+
+def test_the_command_line_names_the_master(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``pbem game new … --master EMAIL`` and ``pbem game master ID EMAIL``, as a user runs them."""
+    import json as _json
+
+    from sqlmodel import Session
+
+    from pbem.db.models import OutboxMail
+    from pbem.db.session import make_engine
+    from tests.cli.test_cli import run
+
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/pbem.sqlite"\n[render]\nwidth = 400\n', encoding="utf-8")
+    new = run("game", "new", "kriegspiel", "--name", "Mastered", "--seat", "north=anna@example.org",
+              "--seat", "south=bruno@example.org", "--master", GM, config=config)
+    assert new.returncode == 0, new.stderr
+    game_id, said = new.stdout.split("\n")[:2]
+    assert GM in said and "game master" in said
+    other = run("game", "master", game_id, "Other@Example.org", config=config)
+    assert other.returncode == 0 and "other@example.org" in other.stdout
+    bad = run("game", "master", game_id, "not-an-address", config=config)
+    assert bad.returncode == 65 and "not a mail address" in bad.stderr and "Traceback" not in bad.stderr
+    engine = make_engine(f"sqlite:///{tmp_path}/pbem.sqlite")
+    with Session(engine) as s:  # columns only: the sealed ones need the key (a Context)
+        assert s.exec(select(Game.master_address).where(Game.id == game_id)).one() == "other@example.org"
+        mailed = [_json.loads(to) for to, kind in s.exec(select(OutboxMail.recipients_json, OutboxMail.kind))
+                  if kind == "welcome"]
+    engine.dispose()
+    assert mailed.count([GM]) == 1 and mailed.count(["other@example.org"]) == 1
