@@ -152,7 +152,9 @@ async def test_an_open_game_filled_by_mail_and_a_seat_taken_over(app: App, embed
     await app.drain()
     assert "free for takeover" in signup.free(ctx, game_id, "green")
     await app.drain()
-    assert f"{game_id} — Club night (Arditi" in (await say(app, mail, EVE, "PARTITE")).text.split("TAKEOVER")[-1]
+    listing = await say(app, mail, EVE, "PARTITE")  # a stranger's Italian keyword: an Italian answer
+    to_take = listing.text.split("(SUBENTRA <partita> <posto>):")[1].split("Le tue partite")[0]
+    assert f"{game_id} — Club night (Arditi" in to_take and to_take.rstrip().endswith(": green")
     with ctx.session() as s:
         assert s.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == "green")).one().status == "abandoned"
     assert any("freed the seat green" in m.text for m in await mail.wait_for(FOUR["green"], timeout=5))
