@@ -3,8 +3,8 @@ the rounds already played (no database, no clock, no chance), so a round is the 
 whenever it is paired again from the same facts.
 
 Round robin (docs/club.md, "Leagues"):
-* two seats a game: the circle method (Berger tables), every pair meets once; an odd number
-  of players gives one bye a round, each player one in all;
+* two seats a game: the circle method (Berger tables), every pair meets once, the first seat
+  shared out evenly; an odd number of players gives one bye a round, each player one in all;
 * as many seats as players: one game a round with everybody, the seats turning round one
   place each round, so over the rounds each player takes each seat once.
 
@@ -14,8 +14,8 @@ no round without one exists (searched with a bounded backtrack). With more seats
 tables are filled the same way, each next player being the nearest in score with the fewest
 earlier meetings with the table. Byes go to the lowest scores that had none.
 
-Seats: at each table the first seat goes to the player who has had it least, and so on
-down the seats, so the first player is balanced over the rounds.
+Seats (Swiss): at each table the first seat goes to the player who has had it least, and
+so on down the seats, so the first player is balanced over the rounds.
 """
 
 from __future__ import annotations
@@ -100,18 +100,20 @@ def round_robin(players: Sequence[int], seats: int, number: int, history: Histor
         return Round((tuple(players[(i + shift) % n] for i in range(n)),))
     ring: list[int | None] = list(players) + ([None] if n % 2 else [])
     m = len(ring)
-    turn = (number - 1) % (m - 1)
-    rest = ring[1:]
-    rest = rest[-turn:] + rest[:-turn] if turn else rest
-    arranged = [ring[0], *rest]
+    r = (number - 1) % (m - 1)
+    fixed, others = ring[m - 1], ring[: m - 1]
+    # Berger: the fixed place alternates its seat; the others pair as (r + i, r - i), which
+    # gives every pair once and each player (but the fixed one) as many first seats as second.
+    pairs = [(others[r], fixed) if r % 2 == 0 else (fixed, others[r])]
+    pairs += [(others[(r + i) % (m - 1)], others[(r - i) % (m - 1)]) for i in range(1, m // 2)]
     tables: list[tuple[int, ...]] = []
     byes: list[int] = []
-    for i in range(m // 2):
-        a, b = arranged[i], arranged[m - 1 - i]
+    for a, b in pairs:
         if a is None or b is None:
             byes.append(a if a is not None else b)  # type: ignore[arg-type]
             continue
-        tables.append(place((a, b), history))
+        tables.append((a, b))
+    del history
     return Round(tuple(tables), tuple(byes))
 
 
