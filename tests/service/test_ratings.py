@@ -100,3 +100,19 @@ def test_ratings_verify_from_exported_archives_and_a_tampered_one(ctx, clock, tm
     (tmp_path / ids[2] / "game.json").unlink()
     with pytest.raises(VerifyError, match=f"game {ids[2]} counts in the database's ratings and has no archive"):
         ratings.verify(ctx, tmp_path)
+
+
+def test_a_team_seat_rates_its_players_together(ctx, clock) -> None:  # type: ignore[no-untyped-def]
+    from openskill.models import PlackettLuce
+
+    from pbem.service.games import HolderSpec
+
+    game_id = games.create(ctx, "kriegspiel", "team", [SeatSpec("north", A, more=(HolderSpec(C),)),
+                                                       SeatSpec("south", B)])
+    kriegspiel(ctx, game_id, "south")
+    got = ratings.of_database(ctx)["kriegspiel"]
+    model = PlackettLuce()
+    [[a, c], [b]] = model.rate([[model.rating(), model.rating()], [model.rating()]], ranks=[2, 1])
+    assert got[_handle(ctx, A)].mu == pytest.approx(a.mu) and got[_handle(ctx, C)].mu == pytest.approx(c.mu)
+    assert got[_handle(ctx, B)].mu == pytest.approx(b.mu) and b.mu > 25 > a.mu
+    assert got[_handle(ctx, C)].games == 1
