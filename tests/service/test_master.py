@@ -9,7 +9,7 @@ from datetime import timedelta
 from sqlmodel import select
 
 from pbem.db.models import Game, Holder, PhaseRow
-from pbem.service import games, master, store
+from pbem.service import games, master, signup, store
 from tests.security.support import note_of, orders_mail, send
 from tests.service.helpers import BLUE, RED, outbox, text_of
 from tests.support.players import player_mail, secret_from_welcome
@@ -104,6 +104,8 @@ def test_announce_free_replace_and_end(ctx) -> None:  # type: ignore[no-untyped-
     with ctx.session() as s:
         seat = store.seat(s, game_id, "blue")
         assert seat is not None and seat.status == "abandoned"
+        game = store.get_game(s, game_id)
+        assert [x.name for x in signup.open_for_takeover(s, game)] == ["blue"]  # GAMES lists it for TAKEOVER
     send(ctx, gm_mail(GM, game_id, secret, ["REPLACE blue bruno@example.org"]))
     welcome = outbox(ctx, to="bruno@example.org", kind="welcome")
     assert len(welcome) == 1

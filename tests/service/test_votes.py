@@ -94,3 +94,30 @@ def test_a_game_ended_by_votes_exports_and_verifies(ctx, tmp_path) -> None:  # t
     report = verify.verify_path(out.parent)
     assert report.ok, report.text()
     assert "concession" in out.read_text(encoding="utf-8")  # the outcome on the archive's page
+
+
+def test_in_a_game_of_three_a_concession_leaves_the_others_playing(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Arditi for three: red concedes and is out of play (the phase no longer waits for it, a
+    draw now needs blue and green only); blue concedes too and green, the last seat
+    standing, wins."""
+    from pbem.service import store
+
+    addresses = {"red": RED, "blue": BLUE, "green": "green@example.org"}
+    game_id = games.create(ctx, "arditi", "Three", [games.SeatSpec(s, a) for s, a in addresses.items()])
+    secret = {a: secret_from_welcome(text_of(outbox(ctx, to=a, kind="welcome")[0])) for a in addresses.values()}
+    send(ctx, orders_mail(BLUE, game_id, "blue", secret[BLUE], ["DRAW"]))
+    assert send(ctx, orders_mail(RED, game_id, "red", secret[RED], ["CONCEDE"])).note == "concede"
+    game = _game(ctx, game_id)
+    assert game.status == "active"
+    with ctx.session() as s:
+        seats = {x.name: x.status for x in store.seats(s, game_id)}
+    assert seats == {"red": "conceded", "blue": "active", "green": "active"}
+    refused = send(ctx, orders_mail(RED, game_id, "red", secret[RED], ["PASS"]))
+    assert refused.status == "refused" and "out of play" in text_of(outbox(ctx, to=RED)[-1])
+    assert "red" not in games.show_game(ctx, game_id)["awaiting"]  # the phase that waited for red went on
+    send(ctx, orders_mail(BLUE, game_id, "blue", secret[BLUE], ["CONCEDE"]))
+    game = _game(ctx, game_id)
+    outcome = json.loads(game.outcome_json)
+    assert game.status == "finished" and (outcome["result"], outcome["winners"]) == ("win", ["green"])
+    assert [(v["seat"], v["vote"]) for v in outcome["votes"]] == [("blue", "draw"), ("red", "concede"),
+                                                                  ("blue", "concede")]
