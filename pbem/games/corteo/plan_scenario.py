@@ -60,13 +60,13 @@ def check_setup_power(p: "Planner", sc: Scenario, uid: str, h: Hex) -> Message |
     if row is None:
         return msg("err-scenario-setup-where", unit=uid, hex=h.label, where=" / ".join(r.where for r in rows),
                    square=sc.square)
-    taken = sum(1 for x in p.placed if b.type(x).kind == kind and setup_row(p, sc, x, hexes(b.loc(x))) == row)
+    taken = sum(1 for x in p.placed if b.type(x).kind == kind and setup_row(p, sc, x, _hex_of(b.loc(x))) == row)
     if taken >= row.count:
         return msg("err-setup-count", kind=msg(f"unit-{kind}"), count=row.count)
     return None
 
 
-def hexes(label: str) -> Hex:
+def _hex_of(label: str) -> Hex:
     h = mobiles.parse(label)
     assert h is not None
     return h
