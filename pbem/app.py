@@ -26,7 +26,7 @@ from pbem.db.session import make_engine
 from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import budget, inbound, outbox, receipt, reports, retention, sdnotify, status, turns
+from pbem.service import budget, inbound, logjson, outbox, receipt, reports, retention, sdnotify, status, turns
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -165,6 +165,26 @@ class App:
             return len(mails)
 
     async def _one_mail(self, fetched: Any) -> inbound.Handled:
+        """One mail; every line logged meanwhile names it (and its game and seat once known)."""
+        with logjson.about_mail(mail=f"uid {fetched.uid}") as about:
+            handled = await self._read_mail(fetched, about)
+            about.update(game=handled.game_id, mail=handled.inbound_id or about["mail"])
+            if handled.status == "orders":  # one line, no secret: the mail's number, its game and seat
+                about["seat"] = await asyncio.to_thread(self._seat_of, handled.inbound_id)
+                log.info("game %s: orders accepted from seat %s (inbound mail %s)", handled.game_id, about["seat"],
+                         handled.inbound_id)
+            return handled
+
+    def _seat_of(self, inbound_id: int | None) -> str | None:
+        from sqlmodel import select
+
+        from pbem.db.models import SheetRow
+
+        with self.ctx.session() as s:
+            sheet = s.exec(select(SheetRow).where(SheetRow.inbound_id == inbound_id)).first()
+        return sheet.seat if sheet is not None else None
+
+    async def _read_mail(self, fetched: Any, about: dict[str, Any]) -> inbound.Handled:
         if fetched.raw is None:
             async with self._lock:
                 return await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid, fetched.uidvalidity,
@@ -175,14 +195,12 @@ class App:
         if got.handled is not None:
             return got.handled
         assert got.row_id is not None
+        about["mail"] = got.row_id
         over = await asyncio.to_thread(self.inspector.check, raw)
         async with self._lock:
             if over is not None:
                 return await asyncio.to_thread(receipt.over_budget, self.ctx, got.row_id, raw, over)
-            handled = await asyncio.to_thread(inbound.handle, self.ctx, raw, got.row_id)
-        if handled.status == "orders":  # one line, no secret: the mail's number and its game
-            log.info("game %s: orders accepted (inbound mail %s)", handled.game_id, handled.inbound_id)
-        return handled
+            return await asyncio.to_thread(inbound.handle, self.ctx, raw, got.row_id)
 
     async def run_jobs(self, summary: CycleSummary | None = None) -> None:
         summary = summary or CycleSummary()
@@ -213,7 +231,8 @@ class App:
         for job in jobs:
             self._logged_jobs.add(job.id or 0)
             phases = str(job.first_seq) if job.first_seq == job.last_seq else f"{job.first_seq}-{job.last_seq}"
-            log.info("game %s: phase %s resolved; drawing the reports", job.game_id, phases)
+            log.info("game %s: phase %s resolved; drawing the reports", job.game_id, phases,
+                     extra={"game": job.game_id})
 
     async def draw_reports(self, summary: CycleSummary | None = None) -> int:
         await asyncio.to_thread(self._log_resolutions)

@@ -17,6 +17,7 @@ import importlib
 import logging
 import multiprocessing
 import multiprocessing.connection
+import signal
 import threading
 from typing import Any, Callable
 
@@ -52,7 +53,9 @@ def _target(name: str) -> Callable[[bytes], Any]:
 
 
 def _serve(conn: multiprocessing.connection.Connection, target: str) -> None:
-    """The worker: one mail at a time from the pipe, "ok" back when it is read."""
+    """The worker: one mail at a time from the pipe, "ok" back when it is read. Ctrl-C
+    reaches the terminal's whole process group: the daemon stops the worker itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     work = _target(target)
     conn.send("ready")
     while True:

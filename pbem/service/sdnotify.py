@@ -21,7 +21,11 @@ def notify(message: str) -> bool:
         address = "\0" + address[1:]
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.setblocking(False)  # called from the event loop: a reader that lags must not stall it
             sock.sendto(message.encode(), address)
+    except BlockingIOError:
+        log.debug("systemd's notify socket is full: %s not sent", message.split("\n")[0])
+        return False
     except OSError as exc:
         log.warning("cannot notify systemd (%s): %s", os.environ.get("NOTIFY_SOCKET"), exc)
         return False

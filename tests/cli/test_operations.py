@@ -56,7 +56,7 @@ def test_the_daemon_notifies_answers_status_stops_on_ctrl_c_and_survives_a_resto
     notify.bind(str(tmp_path / "notify.sock"))
     notify.settimeout(1.0)
     env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify.sock"), "WATCHDOG_USEC": "2000000"}
-    proc = subprocess.Popen([sys.executable, "-m", "pbem", "--config", str(config), "serve"], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "pbem", "--config", str(config), "--log-json", "serve"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         seen = _messages(notify, {"READY=1", "WATCHDOG=1"})
@@ -75,6 +75,7 @@ def test_the_daemon_notifies_answers_status_stops_on_ctrl_c_and_survives_a_resto
             time.sleep(0.5)
             report = json.loads(pbem("status", "--json", config=config).stdout)
         assert report["outbox_queued"] == 0
+        secret = _send_deployment(config)
     finally:
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group
         _, err = proc.communicate(timeout=60)
@@ -82,6 +83,11 @@ def test_the_daemon_notifies_answers_status_stops_on_ctrl_c_and_survives_a_resto
     assert proc.returncode == 0, err
     assert "pbem stopped" in err and "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "login_data" not in err
+    lines = [json.loads(line) for line in err.splitlines() if line.strip()]  # --log-json: every line
+    accepted = [x for x in lines if "orders accepted" in x["message"]]
+    assert len(accepted) == 1 and accepted[0]["game"] == "k1" and accepted[0]["seat"] == "north"
+    assert isinstance(accepted[0]["mail"], int) and lines[-1]["message"] == "pbem stopped"
+    assert secret not in err
 
     # The drill: a backup, the data lost, the backup put back, the daemon on it again.
     backup = tmp_path / "backups" / "pbem-backup.sqlite"
@@ -102,6 +108,43 @@ def test_the_daemon_notifies_answers_status_stops_on_ctrl_c_and_survives_a_resto
     sent = pbem("outbox", "list", "--status", "sent", config=config).stdout
     assert sent.count(" welcome ") == 2  # sent before the loss, not sent twice after it
     assert json.loads(again.stdout)["sent"] == 0
+
+
+def _send_deployment(config: Path) -> str:
+    """Anna reads her welcome and sends North's deployment, as test_serve does; returns her secret."""
+    import email
+    import email.policy
+    import imaplib
+    import re
+    import smtplib
+    import tomllib
+    from email.message import EmailMessage
+
+    ports = tomllib.loads(config.read_text(encoding="utf-8"))["mail"]["embedded"]
+
+    def inbox() -> list[EmailMessage]:
+        with imaplib.IMAP4("127.0.0.1", ports["imap_port"]) as imap:
+            imap.login("anna@localhost", "pbem")
+            imap.select("INBOX")
+            out = []
+            for num in imap.search(None, "ALL")[1][0].split():
+                data = imap.fetch(num, "(BODY.PEEK[])")[1][0][1]  # type: ignore[index]
+                out.append(email.message_from_bytes(data, policy=email.policy.default))
+            return out  # type: ignore[return-value]
+
+    body = inbox()[0].get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    secret = re.search(r"SEAT north (\S+)", body).group(1)  # type: ignore[union-attr]
+    order = EmailMessage()
+    order["From"], order["To"], order["Subject"] = "anna@localhost", "pbem@localhost", "deployment"
+    order.set_content("GAME k1\nSEAT north " + secret + "\nINFANTRY F10 G6 G7 G9 H5 H7 H8 H9 I6\n"
+                      "CAVALRY G3 G4 H3 H4\nARTILLERY G8\nHORSE-ARTILLERY H6\nRELAY D3\nHORSE-RELAY F5\nEND\n")
+    with smtplib.SMTP("127.0.0.1", ports["smtp_port"]) as smtp:
+        smtp.send_message(order)
+    end = time.monotonic() + 60
+    while len(inbox()) < 2 and time.monotonic() < end:
+        time.sleep(0.3)
+    assert len(inbox()) == 2
+    return secret
 
 
 def test_outbox_drop_and_failed_mail(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
