@@ -87,9 +87,10 @@ class Seat(SQLModel, table=True):
     """A position in a game. Who holds it (one player, or a team) is in `Holder`.
 
     ``player_id``, ``address``, ``secret_hash`` and ``language`` are the columns of the
-    time before teams: `pbem.db.migrate.seed_holders` turns them into the seat's first
-    holder once, and nothing reads them afterwards. New seats write the first holder's
-    player, address and language there (for a person reading the table) and no secret.
+    time before teams: the first migration (`pbem/db/migrations/versions/0001_baseline.py`)
+    turns them into the seat's first holder once, and nothing reads them afterwards. New
+    seats write the first holder's player, address and language there (for a person
+    reading the table) and no secret.
     """
 
     __table_args__ = (UniqueConstraint("game_id", "name"),)
@@ -110,7 +111,7 @@ class Holder(SQLModel, table=True):
     Each holder has an own secret (salted PBKDF2, as `pbem.service.secrets`), language
     and reply token (`pbem.service.tokens`); every mail for the seat goes to each active
     holder. Rows are never deleted: a holder who leaves or is removed keeps the row
-    (``status``), so the start-up migration never mistakes a seat for one from before
+    (``status``), so the first migration never mistakes a seat for one from before
     teams, and a player added again gets the row back with a new secret.
     """
 
