@@ -3,6 +3,9 @@
 # container image). With --build-and-check: build deploy/Containerfile, start the image on its
 # defaults and wait until its HEALTHCHECK (`pbem status`) passes, then remove it.
 # Fails when it cannot install or the image is not healthy: those checks must run in CI.
+# Where the machine needs it: PODMAN_RUNTIME (e.g. runc, for hybrid cgroups), PODMAN_FLAGS (e.g.
+# "--ulimit nofile=4096:4096 --ulimit nproc=4096:4096" where the default limits cannot be set),
+# PBEM_IMAGE_BASE (a local base image where no registry answers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,11 +29,15 @@ echo "install-podman: $(systemd-analyze --version | head -1); $(podman --version
 if [ "${1:-}" != "--build-and-check" ]; then
     exit 0
 fi
-PODMAN="$SUDO podman"
+PODMAN="$SUDO podman ${PODMAN_RUNTIME:+--runtime $PODMAN_RUNTIME}"
+FLAGS="${PODMAN_FLAGS:-}"
 name="pbem-ci-$$"
-$PODMAN build -f deploy/Containerfile -t pbem:ci .
+# shellcheck disable=SC2086
+$PODMAN build --format docker --network host $FLAGS ${PBEM_IMAGE_BASE:+--build-arg BASE=$PBEM_IMAGE_BASE} \
+    -f deploy/Containerfile -t localhost/pbem:ci .
 trap '$PODMAN rm -f "$name" >/dev/null 2>&1 || true; $PODMAN volume rm -f "$name-data" >/dev/null 2>&1 || true' EXIT
-$PODMAN run -d --name "$name" -v "$name-data:/var/lib/pbem" --health-interval=5s pbem:ci
+# shellcheck disable=SC2086
+$PODMAN run -d $FLAGS --name "$name" -v "$name-data:/var/lib/pbem" localhost/pbem:ci
 test "$($PODMAN exec "$name" id -u)" != "0"   # not root
 for _ in $(seq 1 60); do
     if $PODMAN healthcheck run "$name" >/dev/null 2>&1; then

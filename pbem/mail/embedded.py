@@ -27,11 +27,13 @@ Fault injection for tests: ``fail_next(code=451, count=1, stage="rcpt")`` and
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import logging
 import os
 import re
 import ssl
+import tempfile
 import uuid
 from argparse import Namespace
 from collections.abc import Awaitable, Callable, Sequence
@@ -51,6 +53,7 @@ from pymap.backend.dict import Config as DictConfig
 from pymap.backend.dict import DictBackend
 from pymap.backend.dict import Identity as DictIdentity
 from pymap.backend.dict import Login as DictLogin
+import pymap.backend.maildir.io as maildir_io
 from pymap.backend.maildir import Config as MaildirConfig
 from pymap.backend.maildir import Identity as MaildirIdentity
 from pymap.backend.maildir import Login as MaildirLogin
@@ -267,6 +270,14 @@ class SmtpFront:
         self._servers.clear()
 
 
+def _temp_files_in(folder: Path) -> None:
+    """pymap's maildir writes each index file to a temporary file in the system's temp folder
+    and renames it into the maildir: across two filesystems (a container's volume, systemd's
+    PrivateTmp) the rename fails (EXDEV) and every login ends in a server error. Its temporary
+    files are made in the maildir instead (the same filesystem as their destination)."""
+    maildir_io.NamedTemporaryFile = functools.partial(tempfile.NamedTemporaryFile, dir=str(folder))  # type: ignore[assignment]
+
+
 class _QuietSession(Session):
     """aiosmtpd itself sets its deprecated ``login_data`` on every login, and logs a
     deprecation warning each time; we never read it, so the attribute is kept silently."""
@@ -431,6 +442,7 @@ class EmbeddedMailServer:
                                 demo_password=os.urandom(16).hex(), **common)
             return DictBackend(DictLogin(config), config)
         self.maildir.mkdir(parents=True, exist_ok=True)
+        _temp_files_in(self.maildir)
         mconfig = MaildirConfig(args, base_dir=str(self.maildir), layout="++", colon=None,
                                 **common)
         return MaildirBackend(MaildirLogin(mconfig), mconfig)

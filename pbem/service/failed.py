@@ -61,7 +61,9 @@ def inbound_retry(ctx: Context, row_id: int) -> str:
         if row.status != "error":
             raise UserError(f"inbound mail {row_id} is {row.status!r}, not an error: nothing to retry")
         if not row.message_id or any(c in row.message_id for c in '"\\\r\n'):
-            raise UserError(f"inbound mail {row_id} has no usable Message-ID: ask the sender to send it again")
+            raise UserError(f"inbound mail {row_id} has no Message-ID on record (it was never read: the daemon "
+                            "stopped on it twice, or it ran over its time budget), so it cannot be found in the "
+                            "mailbox again: ask the sender to send it again")
         row.status, row.note = PROCESSING, f"retry asked by the administrator (was: {row.note})"[:2000]
         s.add(row)
         s.commit()

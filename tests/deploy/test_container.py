@@ -49,6 +49,7 @@ def test_the_image_runs_as_a_user_on_a_config_it_carries() -> None:
     health = next(rest for w, rest in steps if w == "HEALTHCHECK")
     assert health.split("CMD", 1)[1].strip() == '["pbem", "status"]'
     assert next(rest for w, rest in steps if w == "CMD") == '["pbem", "serve"]'
+    assert "--format docker" in FILE.read_text(encoding="utf-8").splitlines()[0]  # else podman drops HEALTHCHECK
 
     cfg = config_mod.load(ROOT / source)  # the image's defaults: every path inside the volume
     assert cfg.database.url == "sqlite:////var/lib/pbem/pbem.sqlite"
@@ -69,3 +70,38 @@ def test_the_defaults_start_and_the_health_check_says_why_not_yet(tmp_path: Path
     assert report["checks"]["database"]["ok"] is True and report["healthy"] is False
     assert report["last_cycle"] is not None  # the cycle of serve --once was recorded
     assert report["checks"]["mailbox"]["ok"] is False  # nobody serves the embedded mailbox now
+
+
+def test_the_embedded_maildir_works_on_another_filesystem_than_tmp(tmp_path: Path,
+                                                                   monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """In the container the maildir is on the volume and /tmp is not (under systemd PrivateTmp
+    too): pymap renamed its temporary files across the two and every login failed."""
+    import asyncio
+    import imaplib
+    import os
+    import tempfile
+
+    shm = Path("/dev/shm")
+    assert shm.is_dir() and os.stat(shm).st_dev != os.stat(tmp_path).st_dev  # two filesystems here
+    elsewhere = Path(tempfile.mkdtemp(dir=shm))
+    monkeypatch.setattr(tempfile, "tempdir", str(elsewhere))
+    from pbem.mail.embedded import EmbeddedMailServer
+
+    async def run() -> tuple[str, list[bytes]]:
+        server = EmbeddedMailServer(host="127.0.0.1", imap_port=0, smtp_port=0, maildir=tmp_path / "mail",
+                                    domains=("localhost",), password="pbem")
+        await server.start()
+        try:
+            def login() -> tuple[str, list[bytes]]:
+                with imaplib.IMAP4("127.0.0.1", server.imap_port) as imap:
+                    return imap.login("pbem@localhost", "pbem")  # type: ignore[no-any-return]
+            return await asyncio.to_thread(login)
+        finally:
+            await server.stop()
+
+    try:
+        assert asyncio.run(run())[0] == "OK"
+    finally:
+        for leftover in elsewhere.iterdir():
+            leftover.unlink()
+        elsewhere.rmdir()
