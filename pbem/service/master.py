@@ -136,30 +136,11 @@ def _seat_named(reply: "Reply", game: Game, name: str):  # type: ignore[no-untyp
 
 
 def _free(reply: "Reply", game: Game, arg: str, env: Envelope) -> str:
+    from pbem.service import signup
+
     seat = _seat_named(reply, game, arg)
-    free_seat(reply.session, reply.ctx, game, seat.name)
+    signup.free_seat(reply.session, reply.ctx, game, seat)
     return t("gm.freed", reply.lang, game=game.id, seat=seat.name)
-
-
-def free_seat(session: Session, ctx: Context, game: Game, seat_name: str) -> None:
-    """The game master frees a seat: its players no longer hold it (``removed``), it is
-    out of play (``abandoned``: its default orders apply) and open for a takeover; every
-    seat is told. For the command line's ``pbem game seat free`` and ``FREE`` by mail."""
-    if game.status == "finished":
-        raise GameStateError(f"game {game.id} is finished")
-    seat = store.seat(session, game.id, seat_name)
-    if seat is None:
-        raise UserError(f"game {game.id} has no seat {seat_name!r}")
-    for other in store.seats(session, game.id):
-        holders.tell(session, ctx, game, other, lambda lang: t("subject.abandoned", lang),
-                     lambda lang: t("gm.freed_notice", lang, game=game.id, seat=seat.name))
-    for holder in holders.active(session, seat):
-        holder.status, holder.left_at = holders.REMOVED, ctx.now()
-        session.add(holder)
-    seat.status = "abandoned"
-    session.add(seat)
-    session.flush()
-    turns.resolve_if_ready(session, ctx, game)
 
 
 def _replace(reply: "Reply", game: Game, arg: str, env: Envelope) -> str:

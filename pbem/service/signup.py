@@ -428,32 +428,49 @@ def approve(session: Session, ctx: Context, game: Game, address: str) -> str:
 
 
 def free(ctx: Context, game_id: str, seat_name: str) -> str:
-    """``pbem game seat free ID SEAT``: the seat's players are removed (and told), its default
-    orders play, and it is open for takeover (GAMES lists it)."""
+    """``pbem game seat free ID SEAT``: `free_seat` in a transaction of its own."""
     with ctx.session() as session:
         game = store.get_game(session, game_id, lock=True)
-        if game.status not in ("active", "paused"):
-            raise GameStateError(f"game {game.id} is {game.status}: only a running game's seats can be freed")
         seat_row = store.seat(session, game.id, seat_name)
-        if seat_row is None:
+        if seat_row is None and game.status in ("active", "paused"):
             names = ", ".join(s.name for s in store.seats(session, game.id))
             raise NotFoundError(f"game {game.id} has no seat {seat_name!r} (seats: {names})")
-        if seat_row.status == "abandoned" and not holders.active(session, seat_row):
-            raise UserError(f"seat {seat_row.name} of game {game.id} is already open for takeover")
-        gone = holders.active(session, seat_row)
-        for holder in gone:
-            mail_lang = holder.language
-            from pbem.service import mailer
-
-            mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, t("subject.club_freed", mail_lang)),
-                         text=t("club.freed", mail_lang, game=game.id, seat=seat_row.name), kind="notice", game=game)
-            holder.status, holder.left_at = holders.REMOVED, ctx.now()
-            session.add(holder)
-        session.flush()
-        turns.abandon(session, ctx, game, seat_row, reason="freed")
+        if seat_row is None:
+            raise GameStateError(f"game {game.id} is {game.status}: only a running game's seats can be freed")
+        gone = free_seat(session, ctx, game, seat_row)
         session.commit()
     ctx.after_commit()
-    return f"seat {seat_name} of game {game_id} is free for takeover ({len(gone)} player(s) removed and told)"
+    return f"seat {seat_name} of game {game_id} is free for takeover ({gone} player(s) removed and told)"
+
+
+def free_seat(session: Session, ctx: Context, game: Game, seat_row: Seat) -> int:
+    """The game master frees a seat (the command line, or FREE by mail): its players are
+    removed and told, every other seat learns it is free, its default orders play, and it is
+    open for takeover (GAMES lists it). Returns how many players were removed; the caller
+    commits."""
+    from pbem.service import mailer
+
+    if game.status not in ("active", "paused"):
+        raise GameStateError(f"game {game.id} is {game.status}: only a running game's seats can be freed")
+    gone = holders.active(session, seat_row)
+    if seat_row.status == "abandoned" and not gone:
+        raise UserError(f"seat {seat_row.name} of game {game.id} is already open for takeover")
+    for holder in gone:
+        mailer.queue(session, ctx, to=holder.address,
+                     subject=mailer.subject(game, t("subject.club_freed", holder.language)),
+                     text=t("club.freed", holder.language, game=game.id, seat=seat_row.name), kind="notice", game=game)
+        holder.status, holder.left_at = holders.REMOVED, ctx.now()
+        session.add(holder)
+    seat_row.status = "abandoned"
+    session.add(seat_row)
+    for other in store.seats(session, game.id):
+        if other.id != seat_row.id:
+            holders.tell(session, ctx, game, other, lambda lang: t("subject.abandoned", lang),
+                         lambda lang: t("gm.freed_notice", lang, game=game.id, seat=seat_row.name))
+    session.flush()
+    log.info("game %s: seat %s freed for takeover", game.id, seat_row.name)
+    turns.resolve_if_ready(session, ctx, game)
+    return len(gone)
 
 
 def pending_of(session: Session, ctx: Context, address: str) -> list[SignupRequest]:
