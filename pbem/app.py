@@ -26,7 +26,10 @@ from pbem.db.session import make_engine
 from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import budget, inbound, logjson, outbox, receipt, reports, retention, sdnotify, status, turns
+from pbem.service import budget, inbound, logjson, outbox, receipt, retention, sdnotify, status, turns
+from pbem.service import workers
+from pbem.service.claims import Claims
+from pbem.service.lease import TRY_SECONDS, MailboxLease
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -65,8 +68,12 @@ def _exit_with_parent() -> None:
 
 
 class App:
-    def __init__(self, ctx: Context, inbox: Inbox, outgoing: Outgoing, embedded: Any = None) -> None:
+    def __init__(self, ctx: Context, inbox: Inbox, outgoing: Outgoing, embedded: Any = None,
+                 roles: frozenset[str] = frozenset(workers.ROLES)) -> None:
         self.ctx = ctx
+        self.roles = roles  # what this worker does (pbem.service.workers)
+        self.claims = Claims(ctx.engine)  # its share of the work, among workers on PostgreSQL
+        self.lease = MailboxLease(ctx.engine)  # one worker at a time reads the mailbox
         self.ctx.defer_reports = True  # the report stage below draws the maps
         self.inbox = inbox
         self.outgoing = outgoing
@@ -84,7 +91,8 @@ class App:
         self._purged_at: datetime | None = None
 
     @classmethod
-    def from_config(cls, cfg: Config, ctx: Context | None = None) -> "App":
+    def from_config(cls, cfg: Config, ctx: Context | None = None,
+                    roles: frozenset[str] = frozenset(workers.ROLES)) -> "App":
         from pbem.mail.imap import ImapInbox
         from pbem.mail.smtp import SmtpSender
 
@@ -100,7 +108,7 @@ class App:
                                      use_idle=mail.idle, max_size=mail.max_size, poll_interval=mail.poll_seconds)
             outgoing: Outgoing = SmtpSender(emb.host, emb.smtp_port, local_hostname=helo_name(cfg),
                                             setting="mail.embedded")
-            return cls(ctx, inbox, outgoing, server)
+            return cls(ctx, inbox, outgoing, server, roles)
         imap_user, imap_pass = mail.imap.credentials()
         smtp_user, smtp_pass = mail.smtp.credentials()
         inbox = ImapInbox(mail.imap.host, mail.imap.port, imap_user or cfg.server.address, imap_pass or "",
@@ -110,7 +118,7 @@ class App:
         outgoing = SmtpSender(mail.smtp.host, mail.smtp.port, smtp_user, smtp_pass,
                               mail.smtp.security,  # type: ignore[arg-type]
                               ssl_context=mail.smtp.ssl_context(), local_hostname=helo_name(cfg))
-        return cls(ctx, inbox, outgoing, None)
+        return cls(ctx, inbox, outgoing, None, roles)
 
     async def start(self) -> None:
         self._daemon_lock.acquire()
@@ -119,7 +127,8 @@ class App:
             log.info("embedded mail server: IMAP %s:%s, SMTP %s:%s", self.embedded.host, self.embedded.imap_port,
                      self.embedded.host, self.embedded.smtp_port)
         try:
-            await self.inbox.connect()
+            if "inbox" in self.roles:
+                await self.inbox.connect()
         except MailError as exc:
             fix = getattr(exc, "fix", "")
             log.warning("inbox not reachable yet (%s)%s; deadlines still run, mail is retried", exc,
@@ -144,6 +153,8 @@ class App:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         await asyncio.to_thread(self.inspector.close)
+        self.lease.release()
+        self.claims.close()
         self._daemon_lock.release()
 
     async def process_inbox(self, summary: CycleSummary | None = None) -> int:
@@ -154,6 +165,8 @@ class App:
         lock, then handled under that lock alone: the deadline and outbox jobs run between
         mails and while a mail is being read."""
         summary = summary or CycleSummary()
+        if "inbox" not in self.roles or not await asyncio.to_thread(self.lease.hold):
+            return 0  # another worker reads the mailbox
         async with self._inbox_lock:
             mails = await self.inbox.fetch_new()
             for fetched in mails:
@@ -204,6 +217,8 @@ class App:
 
     async def run_jobs(self, summary: CycleSummary | None = None) -> None:
         summary = summary or CycleSummary()
+        if "deadlines" not in self.roles:
+            return
         summary.resolved += await asyncio.to_thread(turns.resolve_due, self.ctx)
         summary.reminders += await asyncio.to_thread(turns.send_reminders, self.ctx)
         now = self.ctx.now()
@@ -235,8 +250,11 @@ class App:
                      extra={"game": job.game_id})
 
     async def draw_reports(self, summary: CycleSummary | None = None) -> int:
+        if "maps" not in self.roles:
+            return 0
         await asyncio.to_thread(self._log_resolutions)
-        done = await reports.run_pending_async(self.ctx, self._executor())
+        window = 4 * max(self.ctx.config.render.workers, 1)  # jobs in flight: the pool never waits
+        done = await workers.draw_reports(self.ctx, self._executor(), self.claims, window)
         if summary is not None:
             summary.reports += done
         return done
@@ -244,8 +262,10 @@ class App:
     async def drain(self, summary: CycleSummary | None = None) -> int:
         """Send the outbox. A server that cannot be used is reported (with what to fix) in
         the summary; the outbox logged it once when it happened, not on every cycle."""
+        if "outbox" not in self.roles:
+            return 0
         try:
-            sent = await outbox.drain(self.ctx, self.outgoing, health=self.smtp_health)
+            sent = await outbox.drain(self.ctx, self.outgoing, health=self.smtp_health, claims=self.claims)
         except MailServerError as exc:
             if summary is not None:
                 summary.errors.append(f"outbox: {self.smtp_health.problem() or exc}")
@@ -296,7 +316,10 @@ class App:
         while not self._stop.is_set():
             try:
                 await self.cycle()
-                await self.inbox.wait(self.ctx.config.mail.poll_seconds)
+                if "inbox" in self.roles and self.lease.held:
+                    await self.inbox.wait(self.ctx.config.mail.poll_seconds)
+                else:  # not the mailbox reader: try for the lease again soon (takeover within seconds)
+                    await asyncio.sleep(min(TRY_SECONDS, self.ctx.config.mail.poll_seconds))
                 delay = 1.0
             except asyncio.CancelledError:
                 raise

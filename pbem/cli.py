@@ -37,8 +37,10 @@ def _context(args: argparse.Namespace, schema: str = "require") -> Any:
 def cmd_serve(args: argparse.Namespace) -> int:
     from pbem.app import App
 
+    from pbem.service.workers import parse_roles
+
     cfg = config_mod.load(args.config)
-    app = App.from_config(cfg, _context(args, "create"))
+    app = App.from_config(cfg, _context(args, "create"), parse_roles(args.role))
     if args.once:
         summary = asyncio.run(app.run_once())
         print(json.dumps(summary))
@@ -143,6 +145,13 @@ def cmd_game_master(args: argparse.Namespace) -> int:
     from pbem.service import master
 
     print(master.appoint(_context(args), args.id, args.email))
+    return 0
+
+
+def cmd_game_watch(args: argparse.Namespace) -> int:
+    from pbem.service import observers
+
+    print(observers.add(_context(args), args.id, args.email, args.language))
     return 0
 
 
@@ -454,6 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", parents=[common], help="run the daemon (mail, deadlines, reminders)")
     p.add_argument("--once", action="store_true", help="one full cycle (fetch, process, resolve, send), then exit")
+    p.add_argument("--role", default="all", metavar="ROLES",
+                   help="what this worker does: all (default) or a comma list of inbox, deadlines, maps, outbox "
+                        "(several workers share one PostgreSQL database; docs/operations.md)")
     p.set_defaults(func=cmd_serve)
 
     db = sub.add_parser("db", parents=[common], help="the database's schema version")
@@ -511,7 +523,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeat)")
     p.add_argument("--policy", action="append", metavar="KEY=VALUE",
                    help="deadline policy for this game (repeat): reminders=24h,2h grace=1h early=no "
-                        "warn_after=1 abandon_after=3 decision=12h takeover=auto|approve absence_days=14")
+                        "warn_after=1 abandon_after=3 decision=12h takeover=auto|approve absence_days=14 "
+                        "observers=open|approved|none observer_delay=N press=none|white|grey|broadcast-only "
+                        "press_in=all|orders")
     p.add_argument("--master", metavar="EMAIL", help="the game's master by mail (mailed a GM secret)")
     p.set_defaults(func=cmd_game_new)
     p = gsub.add_parser("list", parents=[common], help="list games")
@@ -534,6 +548,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     p.add_argument("email")
     p.set_defaults(func=cmd_game_master)
+    p = gsub.add_parser("watch", parents=[common],
+                        help="let an address watch a game as an observer (approves a WATCH request; mails a welcome)")
+    p.add_argument("id")
+    p.add_argument("email")
+    p.add_argument("--language", choices=("en", "it"), help="the observer's language (default: the server's)")
+    p.set_defaults(func=cmd_game_watch)
     p = gsub.add_parser("start", parents=[common],
                         help="start an open game with the seats taken so far (where its rules allow that few)")
     p.add_argument("id")

@@ -1,6 +1,10 @@
-"""One daemon per database: two `pbem serve` against the same data would both send the
-outbox (duplicate mails) and both poll the mailbox. PostgreSQL: a session advisory lock
-held on a connection of its own; SQLite: an exclusive lock on a file beside the database.
+"""One daemon per SQLite database: two `pbem serve` against the same file would both send
+the outbox (duplicate mails) and both poll the mailbox. SQLite: an exclusive lock on a file
+beside the database; a second daemon is refused (`DaemonLockedError`, exit 75).
+
+On PostgreSQL several daemons share the work (`pbem.service.claims`, `pbem.service.lease`):
+no lock is taken here. ``exclusive=True`` (a tool that must be alone with the database)
+takes the old session advisory lock, held on a connection of its own.
 """
 
 from __future__ import annotations
@@ -19,14 +23,17 @@ _ADVISORY_KEY = 0x7062656D  # "pbem"
 
 
 class DaemonLock:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, exclusive: bool = False) -> None:
         self.engine = engine
+        self.exclusive = exclusive
         self._conn: Any = None
         self._fd: int | None = None
 
     def acquire(self) -> None:
         url = make_url(str(self.engine.url))
         if url.get_backend_name() == "postgresql":
+            if not self.exclusive:
+                return  # the workers share this database
             conn = self.engine.connect()
             got = conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": _ADVISORY_KEY}).scalar()
             conn.commit()

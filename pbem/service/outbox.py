@@ -26,6 +26,7 @@ from pbem.db.models import Game, OutboxMail, PhaseRow
 from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
+from pbem.service.claims import OUTBOX, Claims
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -202,7 +203,19 @@ def _drop(ctx: Context, row_id: int, why: str) -> None:
             log.info("outbox %s: reminder dropped, not sent late: %s", row.message_id, why)
 
 
-async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None) -> int:
+async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
+                claims: Claims | None = None) -> int:
+    """`send`, with each row claimed first when several workers share the database
+    (`pbem.service.claims`): a row another worker is sending, or sent, is skipped."""
+    try:
+        return await send(ctx, outgoing, limit, health, claims)
+    finally:
+        if claims is not None:
+            claims.give_back_all(OUTBOX)
+
+
+async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
+               claims: Claims | None = None) -> int:
     """Send what is due, oldest first; returns how many rows were sent.
 
     ``health`` is the server's state kept between drains (the daemon keeps one per server):
@@ -215,9 +228,12 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
     sent = 0
     while True:
         rows = pending(ctx, limit)
-        released = False
+        released, taken = False, 0
         for row in rows:
             assert row.id is not None
+            if claims is not None and not claims.outbox_row(ctx, row.id):
+                continue  # another worker has it
+            taken += 1
             why = _stale_reminder(ctx, row)
             if why:
                 _drop(ctx, row.id, why)
@@ -250,7 +266,7 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
                 # One recipient a row: it was refused for good.
                 _record(ctx, row.id, "failed", _summary(result))
         # every row above left the due set (sent, failed, dropped or backed off): this ends
-        if len(rows) < limit and not released:
+        if (len(rows) < limit or not taken) and not released:  # not taken: the rest is other workers'
             return sent
 
 

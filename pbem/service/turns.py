@@ -20,7 +20,7 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
 from pbem.core.rules import Rules, Sheet
 from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
-from pbem.service import absences, calendar, holders, mailer, store
+from pbem.service import absences, calendar, claims, holders, mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t
 from pbem.service.timefmt import show, zone_of
@@ -229,8 +229,8 @@ def resolve_due(ctx: Context) -> int:
     count = 0
     for game_id, seq in due:
         with ctx.session() as session:
-            game = store.get_game(session, game_id, lock=True)
-            if game.status != "active" or game.phase_seq != seq:
+            game = claims.claim_game(session, game_id)  # None: another worker resolves it
+            if game is None or game.status != "active" or game.phase_seq != seq:
                 continue  # resolved meanwhile
             log.info("game %s: deadline of phase %d passed; resolving with default orders", game_id, seq)
             resolve(session, ctx, game)
@@ -245,6 +245,8 @@ def send_reminders(ctx: Context) -> int:
     """Remind the seats that still owe orders, at the policy's offsets before the deadline."""
     sent = 0
     with ctx.session() as session:
+        if not claims.once_at_a_time(session, claims.REMINDERS):
+            return 0  # another worker sends them now
         stmt = select(Game, PhaseRow).where(Game.status == "active", PhaseRow.game_id == Game.id,
                                             PhaseRow.seq == Game.phase_seq, col(PhaseRow.resolved_at).is_(None))
         for game, row in list(session.exec(stmt)):

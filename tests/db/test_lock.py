@@ -21,7 +21,9 @@ def test_a_second_daemon_is_refused_until_the_first_stops(backend: str, tmp_path
         first_engine, second_engine = make_engine(url), make_engine(url)
     except StorageError as exc:
         pytest.skip(f"database not reachable: {exc}")
-    first, second = DaemonLock(first_engine), DaemonLock(second_engine)
+    # PostgreSQL: only a tool that must be alone asks for this (workers share it, tests/workers)
+    exclusive = backend == "postgres"
+    first, second = DaemonLock(first_engine, exclusive), DaemonLock(second_engine, exclusive)
     first.acquire()
     with pytest.raises(StorageError, match="another pbem daemon"):
         second.acquire()

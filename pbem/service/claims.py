@@ -1,0 +1,148 @@
+"""Work shared by several daemons on one PostgreSQL database: who takes what.
+
+Each unit of work is claimed before it is done, so that two workers never do it twice:
+
+* a due deadline: the game's row, ``SELECT … FOR UPDATE SKIP LOCKED`` in the resolution's
+  own transaction (`claim_game`): a game another worker is resolving is skipped, not waited for;
+* a job that runs once over many games (the reminders): a transaction-level advisory lock,
+  tried, never waited for (`once_at_a_time`);
+* an outbox row or a report job, whose work spans several transactions and a network
+  send or a map drawing: a session-level advisory lock on a connection of the worker's own
+  (`Claims`). The row is read again once the lock is held: whatever the holder before
+  committed (sent, done) is seen, so nothing is done twice. A worker that dies loses its
+  connection, and PostgreSQL drops its locks at once: another worker takes the work over.
+
+On SQLite one daemon serves the database (`pbem.db.lock`): every claim is granted, but
+for the work this daemon is at already.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from pbem.db.models import Game, OutboxMail, ReportJob
+from pbem.service.context import Context
+
+log = logging.getLogger(__name__)
+
+#: The advisory locks pbem takes: two keys, the kind of work (near "pbem", 0x7062656D, so
+#: that no other program's locks on the same database collide) and the row (0: none).
+PBEM = 0x7062656D
+OUTBOX, REPORT, REMINDERS, MAILBOX = PBEM + 1, PBEM + 2, PBEM + 3, PBEM + 4
+
+
+def shared(engine: Engine) -> bool:
+    """True on PostgreSQL: several workers may serve this database."""
+    return engine.dialect.name == "postgresql"
+
+
+def claim_game(session: Session, game_id: str) -> Game | None:
+    """The game's row, locked for this transaction; None when another worker holds it."""
+    stmt = select(Game).where(Game.id == game_id.strip().lower())
+    stmt = stmt.with_for_update(skip_locked=True) if shared(session.get_bind().engine) else stmt.with_for_update()
+    return session.exec(stmt).first()
+
+
+def once_at_a_time(session: Session, kind: int) -> bool:
+    """True when this transaction may run the job ``kind``; False: another worker runs it now."""
+    if not shared(session.get_bind().engine):
+        return True
+    return bool(session.execute(text("SELECT pg_try_advisory_xact_lock(:k, 0)"),
+                                {"k": kind}).scalar())
+
+
+class Claims:
+    """A worker's claims on outbox rows and report jobs (module docstring)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.shared = shared(engine)
+        self._conn: Any = None
+        self._held: set[tuple[int, int]] = set()
+        self._guard = threading.Lock()
+
+    def _connection(self) -> Any:
+        if self._conn is not None and (self._conn.closed or self._conn.invalidated):
+            self._conn.close()  # the database dropped it, and every claim with it
+            self._conn = None
+        if self._conn is None:
+            self._conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            self._held.clear()  # a new connection holds nothing
+        return self._conn
+
+    def _take(self, kind: int, row_id: int) -> bool:
+        with self._guard:
+            if (kind, row_id) in self._held:
+                return False  # this worker is at it already
+            if self.shared and not self._connection().execute(text("SELECT pg_try_advisory_lock(:k, :r)"),
+                                                                {"k": kind, "r": row_id}).scalar():
+                return False
+            self._held.add((kind, row_id))
+            return True
+
+    def give_back(self, kind: int, row_id: int) -> None:
+        with self._guard:
+            if (kind, row_id) not in self._held:
+                return
+            self._held.discard((kind, row_id))
+            if not self.shared:
+                return
+            try:
+                self._connection().execute(text("SELECT pg_advisory_unlock(:k, :r)"), {"k": kind, "r": row_id})
+            except Exception:  # a lost connection released it already
+                log.debug("releasing claim %s/%s failed", kind, row_id, exc_info=True)
+
+    def give_back_all(self, kind: int) -> None:
+        with self._guard:
+            held = [h for h in self._held if h[0] == kind]
+        for k, row_id in held:
+            self.give_back(k, row_id)
+
+    def outbox_row(self, ctx: Context, row_id: int) -> bool:
+        """Claim an outbox row that is still due; False: another worker sends it or sent it."""
+        self.give_back_all(OUTBOX)  # one row at a time: the one before is recorded
+        if not self._take(OUTBOX, row_id):
+            return False
+        with ctx.session() as s:
+            row = s.get(OutboxMail, row_id)
+            due = row is not None and row.status == "queued" and (
+                row.next_attempt_at is None or row.next_attempt_at <= ctx.now())
+        if not due:
+            self.give_back(OUTBOX, row_id)
+        return due
+
+    def report_jobs(self, ctx: Context, want: int) -> list[int]:
+        """Claim up to ``want`` pending report jobs, oldest first."""
+        if want <= 0:
+            return []
+        with ctx.session() as s:
+            stmt = select(ReportJob.id).where(ReportJob.status == "pending").order_by(col(ReportJob.id))
+            ids = [i for i in s.exec(stmt.limit(want + len(self._held) + 64)) if i is not None]
+        got: list[int] = []
+        for job_id in ids:
+            if len(got) >= want:
+                break
+            if not self._take(REPORT, job_id):
+                continue
+            with ctx.session() as s:  # read again under the claim: done meanwhile?
+                job = s.get(ReportJob, job_id)
+                if job is None or job.status != "pending":
+                    self.give_back(REPORT, job_id)
+                    continue
+            got.append(job_id)
+        return got
+
+    def close(self) -> None:
+        with self._guard:
+            self._held.clear()
+            if self._conn is not None:
+                try:
+                    self._conn.close()
+                finally:
+                    self._conn = None
