@@ -364,8 +364,9 @@ def _confirm_takeover(reply: Reply, req: SignupRequest) -> Handled:
 
 
 def _tell_master(reply: Reply, game: Game, req: SignupRequest) -> None:
-    """The game master learns who waits for APPROVE (``server.game_master``; nobody: logged)."""
-    master = reply.ctx.config.server.game_master
+    """The game master learns who waits for APPROVE: the game's own master (``pbem game
+    master``), else ``server.game_master``; nobody: logged."""
+    master = game.master_address or reply.ctx.config.server.game_master
     if not master:
         log.warning("game %s: takeover of %s by %s awaits approval, and no game master is configured",
                     game.id, req.seat, req.address)
