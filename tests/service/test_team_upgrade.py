@@ -20,6 +20,7 @@ from pbem.db.session import make_engine
 from pbem.service import games, inbound, teams
 from pbem.service.context import Context
 from pbem.service.tokens import KEY_SETTING
+from tests.db.legacy import as_release_0_1
 from tests.service.helpers import BLUE, RED, outbox, text_of
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
@@ -29,10 +30,7 @@ def _make_old(ctx: Context) -> None:
     with ctx.engine.begin() as conn:
         for seat_id, secret_hash in conn.execute(text("SELECT seat_id, secret_hash FROM holder")).all():
             conn.execute(text("UPDATE seat SET secret_hash = :h WHERE id = :i"), {"h": secret_hash, "i": seat_id})
-        cascade = " CASCADE" if ctx.engine.dialect.name == "postgresql" else ""
-        conn.execute(text(f"DROP TABLE holder{cascade}"))
-        conn.execute(text("DROP TABLE alembic_version"))  # that version had no migrations either
-    ctx.engine.dispose()
+    as_release_0_1(ctx.engine, drop=("holder",))  # and no migrations, nor anything newer, either
 
 
 def _old_token(ctx: Context, seat: Seat) -> str:
