@@ -12,10 +12,12 @@ river name) is left out: it is placed by hand along the river.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import hashlib
 import json
 import re
+import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -99,6 +101,7 @@ def played(kind: str, lang: str) -> Path:
     """`pbem demo` of ``kind`` played once per test process with every seat reading ``lang``, on
     fixed entropy and a fixed clock (the scripts' orders are legal for these dice); its folder."""
     out = Path(tempfile.mkdtemp(prefix=f"pbem-demo-{kind}-{lang}-"))
+    atexit.register(shutil.rmtree, out, True)  # the folder lives as long as the test process
     asyncio.run(run(out, [kind], language=lang, entropy=FixedEntropy(), start=START))
     return out / registry.get(kind).info.slug
 

@@ -281,8 +281,8 @@ def test_no_block_mania_mail_shows_another_players_hand_pile_or_shuffle(secure):
             for entry in view.get("seats", []):  # type: ignore[union-attr]
                 if entry["name"] != me:
                     assert not {"hand", "ready", "standing"} & set(entry), (me, entry["name"])
-        assert not re.search(r"shuffle [^\n]*: d\d+ = \d", text), f"a shuffle's dice in a mail to {me}"
-        checked["sealed"] += bool(re.search(r"shuffle [^\n]*: d\d+ = \((sealed|sigillato)", text))
+        assert not re.search(r"(?:shuffle|mescolare) [^\n]*: d\d+ = \d", text), f"a shuffle's dice in a mail to {me}"
+        checked["sealed"] += bool(re.search(r"(?:shuffle|mescolare) [^\n]*: d\d+ = \((sealed|sigillato)", text))
         checked["own-private"] += any(line in text for line in private.get(me, set()))  # the detector is live
     assert checked["own-private"] >= 6 and checked["json"] >= 20 and checked["sealed"] >= 3, checked
 
