@@ -106,7 +106,7 @@ def title(view: Mapping[str, Any], catalog: Catalog, lang: str, right: float) ->
     line = (f"{name} · {_text(catalog, lang, 'panel-scenario')}: {_int(points.get('corteo'))} / "
             f"{_int(points.get('potere'))}" + (f" ({' '.join(steps)})" if steps else
                                                f" ({_text(catalog, lang, 'panel-tally-none')})"))
-    return svg.text(right, 38, _fit(line, 13, 640, bold=True), font_size=13, font_weight="bold", fill=theme.INK,
+    return svg.text(right, 38, _fit(line, 13, 760, bold=True), font_size=13, font_weight="bold", fill=theme.INK,
                     text_anchor="end")
 
 
