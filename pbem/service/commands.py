@@ -105,8 +105,10 @@ def _map(reply: "Reply", game: Game, seat: Seat, holder: Holder, arg: str | None
     if arg == "zoc":
         view = {**view, "show_zoc": True}  # MAP ZOC: the zones of control drawn, where a game has them
     cache = mailer.MapCache(reply.ctx)
-    reply.send(holder.address, t("subject.map", holder.language), rules.describe(view, holder.language),
-               attachments=cache.attachments(rules, game, view, "map", holder.language), turn=view.get("turn"))
+    lang = holder.language
+    said = t("report.attached", lang, png=f"{game.id}-map.png", json=f"{game.id}-map.json")  # what is attached
+    reply.send(holder.address, t("subject.map", lang), rules.describe(view, lang) + "\n\n" + said,
+               attachments=cache.attachments(rules, game, view, "map", lang), turn=view.get("turn"))
 
 
 def own_view(reply: "Reply", game: Game, rules: Any, state: Any, seat_name: str) -> Any:

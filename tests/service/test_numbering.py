@@ -65,6 +65,12 @@ def test_subject_body_map_and_history_say_the_same_turn(ctx, clock):  # type: ig
     assert found is not None and found.group(2) == "1" and found.group(3) == mover and found.group(4) == "2"
     assert found.group(5) != f"{mover} to move"  # the other side moves next
 
+    # MAP says what it attaches, as the report does.
+    _send(ctx, NORA, game_id, "north", secrets[NORA], ["MAP"])
+    shown = outbox(ctx, to=NORA, kind="reply")[-1]
+    assert set(files_of(shown)) == {f"{game_id}-map.png", f"{game_id}-map.json"}
+    assert f"{game_id}-map.json, the same view as data" in text_of(shown)
+
     # HISTORY 0 is the deployment the turn-0 report resolved; HISTORY 1 the move of turn 1.
     _send(ctx, NORA, game_id, "north", secrets[NORA], ["HISTORY 0"])
     history = text_of(outbox(ctx, to=NORA, kind="reply")[-1])
