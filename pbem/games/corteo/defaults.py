@@ -41,15 +41,17 @@ def _setup_corteo(p: "Planner") -> None:
     """3a: the 33 units on Piazza Mento, two per hex, the strongest toward its exits (east and south
     hexes first); the Head: MOV if not chosen."""
     b = p.board
+    sc = plan_scenario.of(p)
+    if sc is not None and sc.numbers.get("deploy"):
+        plan_scenario.default_deploy(p, sc)  # D Sociale: the split deployment
     start = sorted(city().place_hexes(city().start), key=lambda h: (-(h.col + h.row), h))
     for uid in [u for u in b.ids(CORTEO) if b.loc(u) == RESERVE and b.counter(u).set in ("base", "asterisco")]:
-        if uid in p.placed:
+        if uid in p.placed or (sc is not None and sc.numbers.get("deploy")):
             continue
         free = _free_hexes(p, uid, start)
         if free:
             p.do_place(uid, free[0])
     if p.component is None:
-        sc = plan_scenario.of(p)
         p.component = sc.heads[0] if sc is not None else "MOV"
         p.orders.append(HeadComponent(p.component))
 
@@ -71,7 +73,7 @@ def _setup_potere(p: "Planner") -> None:
     if sc is not None:
         # D: the scenario's order of service, row by row, on the places each row names.
         where = {"objective": objectives, "vigili": gates + near_start + list(city().hexes), "caserma": barracks,
-                 "square": list(city().place_hexes(sc.square))}
+                 "square": list(city().place_hexes(sc.square)), "near": barracks + _around(barracks)}
         for row in sc.setup:
             done = 0
             for uid in [u for u in b.ids(POTERE) if b.type(u).kind == row.kind and b.loc(u) == RESERVE
@@ -92,6 +94,11 @@ def _setup_potere(p: "Planner") -> None:
             free = _free_hexes(p, uid, places)
             if free:
                 p.do_place(uid, free[0])
+
+
+def _around(hexes: list[Hex]) -> list[Hex]:
+    """Hexes by their distance from ``hexes`` (D Sociale: the power's set-up "near" barracks first)."""
+    return sorted((h for h in city().hexes if h not in hexes), key=lambda h: (min(distance(h, x) for x in hexes), h))
 
 
 def _corteo_movement(p: "Planner") -> None:
@@ -121,6 +128,9 @@ def _corteo_movement(p: "Planner") -> None:
                 path = reach[near[0]]
                 b.set_loc(uid, path[-1].label, "move", (here.label, *(h.label for h in path)))
                 p.orders.append(Move(uid, tuple(h.label for h in path)))
+    # D Sociale: the weak units going home walk toward the nearest edge and leave it.
+    plan_scenario.default_home(p)
+    plan_scenario.go_home(p)
     # 10: the Head of this hand; by default the last one, else the two Head units with most units joined.
     if p.heads is None:
         comp = p.state.head_component

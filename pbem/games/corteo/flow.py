@@ -58,7 +58,8 @@ def play(state: State, sheets: dict[str, tuple[Order, ...]], dice: Dice) -> Stat
             if board.side(u) == CORTEO:
                 board.units[u] = x
         board.steps[:0] = corteo.board.steps
-        return _after(board, "setup", head_component=corteo.component or "MOV", hand=1)
+        return _after(board, "setup", head_component=corteo.component or "MOV", hand=1,
+                      secret=corteo.secret or ())  # D Sociale: the secret place, kept from the power's view
     stage = state.stage
     side = PLAYER_STAGES[stage]
     if stage == "corteo-movement":

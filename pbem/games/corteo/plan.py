@@ -38,6 +38,7 @@ from pbem.games.corteo.orders import (
     Pass,
     Place,
     Push,
+    Secret,
     Raw,
     Run,
     ThrowAt,
@@ -48,7 +49,7 @@ from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, Note, State, off_pa
 from pbem.games.corteo.tables import TABLES
 
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("setup", CORTEO): ("PLACE", "HEAD"),
+    ("setup", CORTEO): ("PLACE", "HEAD", "SECRET"),
     ("setup", POTERE): ("PLACE",),
     ("corteo-movement", CORTEO): ("RUN", "PLACE", "ENTER", "METRO", "MOVE", "THROW", "BARRICADE", "CLEAR", "JAM",
                                   "HEAD", "ACTIVATE"),
@@ -82,6 +83,8 @@ def raw_of(order: Order) -> Raw:
         return Raw("ACTIVATE", (order.unit,))
     if isinstance(order, Helicopter):
         return Raw("HELICOPTER", (order.unit,))
+    if isinstance(order, Secret):
+        return Raw("SECRET", hexes=order.hexes)
     return Raw("RUN" if isinstance(order, Run) else "PASS")
 
 
@@ -107,6 +110,8 @@ class Planner:
     jam_tried: bool = False
     heads: tuple[str, ...] | None = None
     component: str | None = None
+    secret: tuple[str, ...] | None = None  # D Sociale: the secret place of formation written at the set-up
+    deployed: dict[str, str] = field(default_factory=dict)  # D Sociale: unit -> the deployment row it fills
     engaged: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -198,6 +203,9 @@ class Planner:
     def _helicopter(self, item: Item) -> None:
         plan_scenario.helicopter(self, item)
 
+    def _secret(self, item: Item) -> None:
+        plan_scenario.secret(self, item)
+
     # -- helpers ----------------------------------------------------------------------------------
     def _hex(self, item: Item, label: str) -> Hex | None:
         h = hexof(label)
@@ -272,6 +280,10 @@ class Planner:
         if self.stage == "setup":
             if self.seat == CORTEO and b.counter(uid).set == "poc":
                 problem = plan_scenario.check_setup_dissident(h)
+                if problem:
+                    return problem
+            elif self.seat == CORTEO and sc is not None and sc.numbers.get("deploy"):
+                problem = plan_scenario.check_deploy(self, sc, uid, h)  # D Sociale: split deployment
                 if problem:
                     return problem
             elif self.seat == CORTEO:
@@ -354,6 +366,8 @@ class Planner:
             # finanza", and 13d brings it in apart, so it never takes from them.
             self.reinforced += b.type(uid).power
         b.units[uid] = replace(b.units[uid], waiting=waiting, presidio=presidio)
+        if self.stage == "setup" and self.seat == CORTEO:
+            plan_scenario.note_deploy(self, uid, h)
         b.set_loc(uid, h.label, "place")
         self.orders.append(Place(uid, h.label))
 
@@ -493,6 +507,10 @@ class Planner:
             reach = b.reachable(uid, left)
             self.err(item, problem, msg("hint-reach", hexes=_labels(reach)) if reach else None)
             return
+        problem = plan_scenario.check_going_home(self, uid, hexes[-1])
+        if problem:
+            self.err(item, problem)
+            return
         start = b.hex(uid)
         assert start is not None
         b.set_loc(uid, hexes[-1].label, "move", (start.label, *(h.label for h in hexes)))
@@ -602,6 +620,9 @@ class Planner:
                 self.err(item, msg("err-clear-new", hex=h.label))
                 return
             del b.barricades[h.label]
+            sc = plan_scenario.of(self)
+            if sc is not None and sc.flag("barricades_reused"):
+                b.barricades_left += 1  # D Sociale: "possono però essere riutilizzati senza limiti"
         else:
             self.err(item, msg("err-nothing-to-clear", hex=h.label))
             return
@@ -723,6 +744,8 @@ def reinforcement_due(state: State) -> int | dict[str, int] | None:
     """6c / B 5: the points (advanced) or the units (basic) the power brings in this hand; a
     scenario's order of service (D) names the units."""
     sc = plan_scenario.scenario(state.scenario)
+    if sc is not None and sc.flag("all_at_start"):
+        return None  # D Sociale: "il giocatore-potere dispone le sue unità prima che cominci il gioco"
     if sc is not None and sc.reinforcements:
         listed = sc.reinforcements.get(state.hand)
         return dict(listed) if listed is not None else None

@@ -12,10 +12,10 @@ from pbem.core.i18n import Message, msg
 from pbem.games.corteo import mobiles
 from pbem.games.corteo.board import city
 from pbem.games.corteo.city import Hex, distance
-from pbem.games.corteo.orders import Activate, Helicopter, Item, Move, Place
+from pbem.games.corteo.orders import Activate, Helicopter, Item, Move, Place, Secret
 from pbem.games.corteo.rules import NUMBERS
 from pbem.games.corteo.scenario import Scenario, SetupRow, scenario
-from pbem.games.corteo.state import CORTEO, POTERE, PRISON, Note, Step, Tally
+from pbem.games.corteo.state import CORTEO, HOME, POTERE, PRISON, Note, Step, Tally
 from pbem.games.corteo.tables import TABLES
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ def _fits(row: SetupRow, sc: Scenario, h: Hex) -> bool:
         return h in city().caserma_hexes
     if row.where == "square":
         return h in mobiles.square_hexes(sc)
+    if row.where == "near":  # D Sociale: "al massimo a 6 di distanza da esa-obiettivi o esa-caserma"
+        return any(distance(h, x) <= sc.number("near_reach") for x in city().caserma_hexes + city().objective_hexes)
     return any(distance(h, x) <= NUMBERS.vigili_reach  # C 3a: vigili within 7 hexes
                for x in city().metro_hexes + city().caserma_hexes + city().objective_hexes)
 
@@ -292,3 +294,144 @@ def helicopter(p: "Planner", item: Item) -> None:
     b.set_loc(uid, PRISON, "arrest", (b.loc(uid), PRISON))
     b.notes.append(Note("note-helicopter", (("unit", uid),)))
     p.orders.append(Helicopter(uid))
+
+
+# -- Sociale: the split deployment, the secret place, the weak units going home -------------------------
+
+DEPLOY_ROWS = ("affollato", "metro", "case_popolari", "edge")
+
+
+def _deploy_rows(h: Hex) -> list[str]:
+    """The rows of D Sociale's deployment a hex may fill: "esa-luoghi affollati", "esa-metropolitana",
+    "esa-case popolari", "qualunque esa dei bordi della mappa"."""
+    rows = []
+    terrain = city().terrain(h)
+    for row in DEPLOY_ROWS:
+        if (row == "metro" and h in city().metro_hexes) or (row == "edge" and city().edges(h)) or row == terrain:
+            rows.append(row)
+    return rows
+
+
+def _deploy_room(p: "Planner", sc: Scenario, h: Hex) -> str | None:
+    limits = {str(k): int(v) for k, v in sc.numbers["deploy"].items()}
+    for row in _deploy_rows(h):
+        if sum(1 for r in p.deployed.values() if r == row) < limits[row]:
+            return row
+    return None
+
+
+def check_deploy(p: "Planner", sc: Scenario, uid: str, h: Hex) -> Message | None:
+    """D Sociale: "4 spezzoni ... in esa-luoghi affollati, 4 ... in esa-metropolitana, 8 ... in esa-case
+    popolari, 24 unità, che possono entrare sulla mappa ... da qualunque esa dei bordi della mappa"."""
+    limits = {str(k): int(v) for k, v in sc.numbers["deploy"].items()}
+    rows = _deploy_rows(h)
+    if not rows:
+        return msg("err-deploy-where", unit=uid, hex=h.label)
+    if _deploy_room(p, sc, h) is None:
+        return msg("err-deploy-full", hex=h.label, rows=", ".join(f"{r} {limits[r]}" for r in rows))
+    return None
+
+
+def note_deploy(p: "Planner", uid: str, h: Hex) -> None:
+    sc = of(p)
+    if sc is not None and sc.numbers.get("deploy"):
+        row = _deploy_room(p, sc, h)
+        if row is not None:
+            p.deployed[uid] = row
+
+
+def default_deploy(p: "Planner", sc: Scenario) -> None:
+    """What D Sociale's set-up leaves out: each row filled on its free hexes nearest the middle of the
+    City (OURS), the edges last."""
+    b = p.board
+    middle = Hex(city().rows // 2, city().cols // 2)
+    by_row = {row: sorted((h for h in city().hexes if row in _deploy_rows(h)), key=lambda h: (distance(h, middle), h))
+              for row in DEPLOY_ROWS}
+    limits = {str(k): int(v) for k, v in sc.numbers["deploy"].items()}
+    todo = [u for u in b.ids(CORTEO) if b.loc(u) == "reserve" and u not in p.placed and not b.units[u].waiting
+            and b.counter(u).set in sc.sets]
+    for row in DEPLOY_ROWS:
+        for h in by_row[row]:
+            if not todo or sum(1 for r in p.deployed.values() if r == row) >= limits[row]:
+                break
+            while todo and p.check_place(todo[0], h) is None and _deploy_room(p, sc, h) == row:
+                p.do_place(todo.pop(0), h)
+
+
+def secret(p: "Planner", item: Item) -> None:
+    """D Sociale: "Prima dell'inizio del gioco il giocatore-corteo deve scrivere su un foglio il nome del
+    luogo su cui intende formare il corteo (si deve trattare di una località ... di esa-grigi) ... che
+    permettano di identificare con certezza almeno 11 esa". OURS: written as the hexes themselves."""
+    sc = of(p)
+    if sc is None or not sc.numbers.get("secret_hexes"):
+        p.err(item, msg("err-secret-scenario"))
+        return
+    if p.secret is not None:
+        p.err(item, msg("err-secret-twice"))
+        return
+    hexes: list[Hex] = []
+    for label in item.raw.hexes:
+        h = p._hex(item, label)
+        if h is None:
+            return
+        if city().terrain(h) != sc.numbers["secret_terrain"]:
+            p.err(item, msg("err-secret-grey", hex=h.label))
+            return
+        if h not in hexes:
+            hexes.append(h)
+    if len(hexes) < sc.number("secret_hexes"):
+        p.err(item, msg("err-secret-count", count=len(hexes), need=sc.number("secret_hexes")))
+        return
+    p.secret = tuple(h.label for h in hexes)
+    p.orders.append(Secret(p.secret))
+
+
+def weak(p: "Planner", uid: str) -> bool:
+    """D Sociale: "i suoi pezzi più deboli (cioè tutti i 4/1 e 4/2 ...) considerano opportuno tornare a
+    casa", from the sixth hand while the Corteo has not yet formed."""
+    sc = of(p)
+    return (sc is not None and bool(sc.numbers.get("weak_units")) and p.seat == CORTEO
+            and p.state.hand >= sc.number("weak_from") and "was-formed" not in p.board.facts
+            and p.board.counter(uid).unit in sc.numbers["weak_units"])
+
+
+def edge_distance(h: Hex) -> int:
+    return min(h.row, h.col, city().rows - 1 - h.row, city().cols - 1 - h.col)
+
+
+def check_going_home(p: "Planner", uid: str, end: Hex) -> Message | None:
+    """D Sociale: weak units "iniziano a dirigersi verso i più vicini bordi della mappa per uscire":
+    a move of theirs must end nearer the nearest edge than it started."""
+    start = p.board.hex(uid)
+    if not weak(p, uid) or start is None or edge_distance(end) < edge_distance(start) or edge_distance(end) == 0:
+        return None
+    return msg("err-going-home", unit=uid, hex=end.label)
+
+
+def default_home(p: "Planner") -> None:
+    """What the sheet leaves out: a weak unit that must go home and was not moved walks to the reachable
+    hex nearest the edge (OURS: the nearest to it among those)."""
+    b = p.board
+    for uid in [u for u in b.map_units(CORTEO) if b.active(u) and weak(p, u)]:
+        start = b.hex(uid)
+        if start is None or uid in p.spent or uid in p.finished or uid in p.stopped or edge_distance(start) == 0:
+            continue
+        reach = b.reachable(uid, p.left(uid))
+        best = min(reach, key=lambda h: (edge_distance(h), distance(h, start), h), default=None)
+        if best is None or edge_distance(best) >= edge_distance(start):
+            continue
+        path = reach[best]
+        b.set_loc(uid, best.label, "move", (start.label, *(h.label for h in path)))
+        p.spent[uid] = p.left(uid)
+        p.orders.append(Move(uid, tuple(h.label for h in path)))
+
+
+def go_home(p: "Planner") -> None:
+    """D Sociale: a weak unit on the edge at the end of its movement leaves the map "per uscire" (OURS:
+    out of the game, neither arrested nor scored)."""
+    b = p.board
+    for uid in [u for u in b.map_units(CORTEO) if weak(p, u)]:
+        h = b.hex(uid)
+        if h is not None and edge_distance(h) == 0:
+            b.set_loc(uid, HOME, "home", (h.label, HOME))
+            b.notes.append(Note("note-gone-home", (("unit", uid), ("hex", h.label))))

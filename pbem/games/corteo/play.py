@@ -36,6 +36,12 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
             if sc is not None:
                 comps = list(sc.heads)  # D: the scenario's Head components
             candidates.append(f"HEAD {comps[pick(len(comps))]}")
+            if sc is not None and sc.numbers.get("secret_hexes"):
+                # D Sociale: a secret place, the grey hexes nearest a grey hex picked at random
+                grey = city().hexes_of(str(sc.numbers["secret_terrain"]))
+                centre = grey[pick(len(grey))]
+                near = sorted(grey, key=lambda h: (distance(h, centre), h))[:sc.number("secret_hexes")]
+                candidates.append("SECRET " + " ".join(h.label for h in near))
     elif stage.endswith("-movement"):
         if seat == CORTEO and _chance(pick, 4):
             candidates.append("RUN")

@@ -114,6 +114,10 @@ def scenario_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
         out.append(t("report-lines", lines=", ".join(lines) or "-"))
     if sc.get("accused"):
         out.append(t("report-accused", units=" ".join(sc["accused"])))
+    if sc["key"] == "sociale":
+        out.append(t("report-formed", state=t("report-formed-yes" if sc.get("formed") else "report-formed-no")))
+        if sc.get("secret"):  # D Sociale: only in the corteo's view until revealed (view.py)
+            out.append(t("report-secret", hexes=" ".join(sc["secret"])))
     if sc["key"] == "antifascista":
         out.append(t("report-rally", square=sc["square"],
                      state=t("report-rally-over" if facts & {"rally-dissolved", "rally-over"} else "report-rally-on")))

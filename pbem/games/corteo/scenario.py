@@ -17,7 +17,7 @@ from typing import Any, Final, Mapping
 from pbem.games.corteo.city import city
 from pbem.games.corteo.tables import TABLES
 
-WHERE: Final = ("objective", "vigili", "caserma", "square")
+WHERE: Final = ("objective", "vigili", "caserma", "square", "near")
 
 
 class ScenarioDataError(ValueError):
@@ -64,6 +64,9 @@ class Scenario:
     def categories(self) -> tuple[str, ...]:
         """The fixed objectives that score (D: "gli obiettivi «fissi» del Corteo in questo Scenario")."""
         return city().objective_set(str(self.numbers.get("objectives", self.key))).categories
+
+    def flag(self, name: str) -> bool:
+        return bool(self.numbers.get(name, False))
 
     def mobile(self, piece: str) -> MobileKind | None:
         for m in self.mobiles:

@@ -62,6 +62,11 @@ def phase_end(board: Board, stage: str, heads: tuple[str, ...] = ()) -> None:
             _stopped(board, sc)
     elif sc.key == "antirepressivo" and stage.startswith("corteo-"):
         _freed_by_force(board, sc)
+    elif sc.key == "sociale":
+        if stage == "corteo-movement":
+            _walked(board, heads or board.state.heads)
+        elif stage.startswith("potere-"):
+            _dispersed(board, sc, heads or board.state.heads)
 
 
 def on_trial(board: Board, sc: Scenario) -> list[str]:
@@ -208,6 +213,9 @@ def hand_end(board: Board) -> None:
     elif sc.key == "antifascista":
         _rally_end(board, sc)
         _saved(board, sc)
+    elif sc.key == "sociale":
+        _head_points(board, sc)
+        _formed(board, sc)
 
 
 def _stop_points(board: Board, sc: Scenario) -> None:
@@ -242,3 +250,59 @@ def _saved(board: Board, sc: Scenario) -> None:
         _score(board, POTERE, "saved", sc.number("saved_points") * len(new), " ".join(sorted(new)))
     else:
         board.notes.append(Note("note-saved-short", (("count", str(len(new))), ("quota", str(quota)))))
+
+
+# -- Sociale -----------------------------------------------------------------------------------------
+
+
+def _walked(board: Board, heads: tuple[str, ...]) -> None:
+    """D Sociale: "Hanno valore gli esa percorsi nella fase di spostamento del giocatore-corteo". The
+    hexes walked by a Head unit of the formed Corteo (OURS: "a scelta del giocatore-corteo" read as the
+    Head unit that walked more), kept until the end of the hand."""
+    if "formed" not in board.facts:
+        return
+    walked = max((sum(len(s.path) - 1 for s in board.steps if s.unit == h and s.kind == "move") for h in heads),
+                 default=0)
+    if walked:
+        board.facts.add(f"walked:{walked}")
+
+
+def _head_points(board: Board, sc: Scenario) -> None:
+    """D Sociale: "1 punto/vittoria per ogni ESA percorso da una TESTA di corteo ..., esclusa la MANO in
+    cui il Corteo si forma. ... i punti si attribuiscono alla fine della MANO di gioco"."""
+    for fact in sorted(f for f in board.facts if f.startswith("walked:")):
+        board.facts.discard(fact)
+        walked = int(fact.split(":")[1])
+        _score(board, CORTEO, "head", sc.number("head_hex_points") * walked, str(walked))
+
+
+def _formed(board: Board, sc: Scenario) -> None:
+    """D Sociale: "il Corteo deve essere formato almeno da 21 unità"; "30 punti/vittoria al
+    giocatore-corteo se riesce a formare il Corteo nel luogo scelto segretamente, occupando almeno 6
+    degli esa grigi indicati da lui. Tali punti sono dati alla fine della MANO di gioco." OURS: the
+    Corteo (the group of the Head, C 10) is formed at the end of a hand with 21 units or more."""
+    corteo = _the_corteo(board, board.state.heads)
+    if "formed" not in board.facts and len(corteo) >= sc.number("formed_units"):
+        board.facts.update({"formed", "was-formed"})
+        board.notes.append(Note("note-formed", (("count", str(len(corteo))),)))
+    secret = set(board.state.secret)
+    if "formed" not in board.facts or not secret or "secret-revealed" in board.facts:
+        return
+    held = sorted({board.loc(u) for u in corteo} & secret)
+    if len(held) >= sc.number("secret_held"):
+        board.facts.add("secret-revealed")  # "Il foglio non si scopre ... se ... non è riuscito"
+        board.notes.append(Note("note-secret-revealed", (("hexes", " ".join(board.state.secret)),)))
+        _score(board, CORTEO, "secret", sc.number("secret_points"), " ".join(held))
+
+
+def _dispersed(board: Board, sc: Scenario, heads: tuple[str, ...]) -> None:
+    """D Sociale: "10 punti per il giocatore-potere se questi riesce a disperdere il Corteo che si è
+    formato, in qualunque turno di gioco. Disperdere il Corteo vuol dire interrompere la continuità fra
+    le unità che lo compongono." OURS: after a phase of the power, the formed Corteo (the group of the
+    Head) has fewer than 21 units; it may form again, and be dispersed again."""
+    if "formed" not in board.facts:
+        return
+    corteo = _the_corteo(board, heads)
+    if len(corteo) < sc.number("formed_units"):
+        board.facts.discard("formed")
+        _score(board, POTERE, "dispersed", sc.number("dispersed_points"), str(len(corteo)))

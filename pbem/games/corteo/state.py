@@ -19,6 +19,7 @@ OPTIONS = ("smoke", "short", "jams", "national")  # C 13a-13d
 
 RESERVE = "reserve"  # the power's units off the map, not yet in play (C 3a, 6c)
 PRISON = "prison"  # arrested corteo units (C 8f)
+HOME = "home"  # D Sociale: a weak unit gone home off the map (out of the game, not arrested)
 OFF = "off:"  # "off:N2:5": off the map by the North edge, part 2, back in hand 5 (C 8h)
 
 
@@ -180,6 +181,7 @@ class State:
     mobiles: tuple[Mobile, ...] = ()
     tally: tuple[Tally, ...] = ()
     facts: tuple[str, ...] = ()  # scenario facts that last: crossed lines, the rally dissolved, ...
+    secret: tuple[str, ...] = ()  # D Sociale: the corteo's secret place of formation (hexes); never in the power's view unless revealed
 
     def has(self, option: str) -> bool:
         return option in self.options

@@ -87,6 +87,8 @@ def _scenario_setup(t: Callable[..., str], sc: Scenario, p: Planner, seat: str) 
         poc = [u for u in b.ids(CORTEO) if b.counter(u).set == "poc"]
         if poc:
             out.append(t("tpl-setup-dissidents", units=" ".join(poc)))
+        if sc.numbers.get("deploy"):  # D Sociale: the split deployment and the secret place
+            out += [t("tpl-deploy"), t("tpl-secret")]
     else:
         service = ", ".join(f"{r.count} {r.kind} ({t(f'where-setup-{r.where}', square=sc.square)})" for r in sc.setup)
         out.append(t("tpl-setup-service", service=service))

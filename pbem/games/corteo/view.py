@@ -57,8 +57,11 @@ def focus(state: State) -> list[str] | None:
     return sorted(hexes) or None
 
 
-def _scenario(state: State) -> dict[str, Any] | None:
-    """D: what the scenario adds: its mobile objectives, places, running tally and lasting facts."""
+def _scenario(state: State, viewer: str | None) -> dict[str, Any] | None:
+    """D: what the scenario adds: its mobile objectives, places, running tally and lasting facts. The
+    secret place of D Sociale only to the corteo, until the rules reveal it ("Il foglio non si scopre e
+    rimane segreto per tutto il gioco se il giocatore-corteo non è riuscito a raggiungere il luogo
+    prescelto")."""
     sc = scenario(state.scenario)
     if sc is None:
         return None
@@ -79,6 +82,8 @@ def _scenario(state: State) -> dict[str, Any] | None:
         "facts": [f for f in state.facts if not f.startswith("counted-")],
         "accused": [u.id for u in state.units if u.id in sc.hexes("accused") and u.waiting
                     and u.loc in sc.hexes("trial_hexes")],
+        "secret": list(state.secret) if viewer == CORTEO or state.knows("secret-revealed") else None,
+        "formed": state.knows("formed"),
     }
 
 
@@ -128,7 +133,7 @@ def build_view(state: State, viewer: str | None) -> View:
         "prison": board.at(PRISON),
         "reserve": board.at(RESERVE),
         "score": {"corteo": state.points + state.scored(CORTEO), "potere": potere_points(board, final=False)},
-        "scenario": _scenario(state),
+        "scenario": _scenario(state, viewer),
         "log": [_log(p) for p in state.log],
         "focus": focus(state),
         "outcome": outcome,

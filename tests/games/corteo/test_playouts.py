@@ -1,7 +1,6 @@
 """Random legal games under the game's options (the conformance suite plays the defaults): the basic
 game (B), the advanced game with every special rule (C 13a-13d) and the scenarios (D) reach the end of
-the tenth hand,
-every sheet reads back from its canonical text, every report is written in both languages."""
+the tenth hand, every sheet reads back from its canonical text, every report is written in both languages."""
 
 from __future__ import annotations
 
@@ -17,7 +16,8 @@ from pbem.games.corteo import RULES
                                      {"smoke": "yes", "short": "yes", "jams": "yes", "national": "yes"},
                                      {"scenario": "internazionalista"},  # D
                                      {"scenario": "antifascista", "jams": "yes"},
-                                     {"scenario": "antirepressivo", "smoke": "yes"}])
+                                     {"scenario": "antirepressivo", "smoke": "yes"},
+                                     {"scenario": "sociale", "jams": "yes"}])
 def test_random_games_under_the_options_finish(options):  # type: ignore[no-untyped-def]
     counter = [0]
 
