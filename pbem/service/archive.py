@@ -21,7 +21,7 @@ from pbem.db.models import RollRow
 from pbem.core.rules import Rules
 from pbem.errors import GameStateError, VerifyError
 from pbem.render.raster import svg_to_png
-from pbem.service import results, store, votes
+from pbem.service import press, results, store, votes
 from pbem.service.context import Context
 from pbem.service.replay import Step, replay
 from pbem.service.verify import REDACTED_FORMAT
@@ -72,6 +72,8 @@ def archive_data(ctx: Context, game_id: str) -> dict[str, Any]:
             "genesis": genesis,
             "phases": phases,
             "head_hash": game.head_hash,
+            # the messages between seats, published once the game is over (seats, never addresses)
+            **({"press": press.published(session, game)} if game.status == "finished" else {}),
         }
 
 

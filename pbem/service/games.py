@@ -356,7 +356,14 @@ def show_game(ctx: Context, game_id: str) -> dict[str, Any]:
                                              .order_by(col(SeatEntry.id)))] if game.status == OPEN else None,
             "outcome": json.loads(game.outcome_json) if game.outcome_json else None,
             "master": game.master_address or None,  # the game master by mail (pbem game master)
+            "observers": _observers(session, game.id),  # WATCH, pbem game watch
         }
+
+
+def _observers(session: Session, game_id: str) -> list[dict[str, Any]]:
+    from pbem.service import observers  # observers reach the game's reports through `pbem.service.reports`
+
+    return observers.listing(session, game_id)
 
 
 def _seat_summary(session: Session, seat_row: Seat) -> dict[str, Any]:

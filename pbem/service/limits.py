@@ -30,11 +30,11 @@ from datetime import timedelta
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from pbem.db.models import OutboxMail
+from pbem.db.models import OutboxMail, PressRow
 from pbem.service.context import Context
 
 __all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "allow", "allow_reply",
-           "answers_in_window", "replies_in_window"]
+           "allow_press", "answers_in_window", "press_in_window", "replies_in_window"]
 
 log = logging.getLogger(__name__)
 
@@ -90,3 +90,21 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
 def allow_reply(session: Session, ctx: Context, address: str) -> bool:
     """May an answer to a seat's own authenticated mail go to ``address`` now?"""
     return allow(session, ctx, address, AUTHENTICATED)
+
+
+def press_in_window(session: Session, ctx: Context, address: str) -> int:
+    """Messages between seats (PRESS, `pbem.service.press`) sent by ``address`` in the last hour."""
+    stmt = select(func.count()).select_from(PressRow).where(PressRow.sender_address == address.strip().lower(),
+                                                            col(PressRow.created_at) > ctx.now() - WINDOW)
+    return int(session.exec(stmt).one())
+
+
+def allow_press(session: Session, ctx: Context, address: str) -> bool:
+    """May ``address`` send one more message between seats? Press counts against the player's
+    own hourly limit (``limits.per_sender_per_hour``), with the answers to their mail: a seat
+    cannot flood the others any more than it can make us answer it."""
+    used = press_in_window(session, ctx, address) + replies_in_window(session, ctx, address)
+    if used >= ctx.config.limits.per_sender_per_hour:
+        log.warning("press from %s held: %d messages and answers in the last hour", address, used)
+        return False
+    return True

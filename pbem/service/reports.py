@@ -28,7 +28,7 @@ from pbem.core.rules import Rules, View, roll_notes, seat_label
 from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
 from pbem.faults import checkpoint
 from pbem.mail.compose import Attachment
-from pbem.service import calendar, holders, mailer, store
+from pbem.service import calendar, holders, mailer, observers, store
 from pbem.service.context import Context
 from pbem.service.plurals import listed, tn
 from pbem.service.texts import t, text_of
@@ -52,6 +52,7 @@ class Draft:
     key: str  # the drawing it needs
     stem: str
     extra: list[Attachment] = field(default_factory=list)  # the next deadline's calendar event
+    kind: str = "report"  # "observer": a spectator's report (`pbem.service.observers`), no seat
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Prepared:
     game_id: str
     drafts: list[Draft] = field(default_factory=list)
     svgs: dict[str, str] = field(default_factory=dict)  # drawing key -> SVG
+    observed: dict[int, int] = field(default_factory=dict)  # observer id -> the last phase its report shows
 
 
 def rolls_text(rolls: Sequence[Roll], lang: str, sealed: Sequence[str] = (), catalog: Catalog | None = None,
@@ -148,6 +150,9 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
                 out.drafts.append(Draft(seat.name, holder.address, mailer.subject(game, what, resolved[-1].turn, lang),
                                         text, view, key, stem(resolved[-1].turn, seat.name),
                                         calendar.attachment(ctx, game, nxt, lang)))
+        # the observers' reports, from the spectator view, held back by the game's delay
+        drafts, out.observed = observers.drafts(session, ctx, game, rules, job.last_seq, final, out.svgs)
+        out.drafts += drafts
         return out
 
 
@@ -160,8 +165,11 @@ def finish(ctx: Context, prepared: Prepared, pngs: dict[str, bytes]) -> bool:
             return False  # another worker finished it
         game = store.get_game(session, prepared.game_id)
         for d in prepared.drafts:
-            mailer.queue(session, ctx, to=d.address, subject=d.subject, text=d.text, kind="report", game=game,
-                         attachments=[*mailer.attachments(game, d.view, d.stem, pngs[d.key]), *d.extra], seat=d.seat)
+            mailer.queue(session, ctx, to=d.address, subject=d.subject, text=d.text, kind=d.kind, game=game,
+                         attachments=[*mailer.attachments(game, d.view, d.stem, pngs[d.key]), *d.extra],
+                         seat=d.seat or None)
+        if prepared.observed:
+            observers.mark_seen(session, prepared.observed)
         job.status, job.done_at = "done", ctx.now()
         session.add(job)
         session.commit()

@@ -25,7 +25,7 @@ from sqlmodel import Session, col, select
 from pbem.core.codec import canonical_json
 from pbem.db.models import Game, Holder, Seat, Vote
 from pbem.mail.envelope import Envelope
-from pbem.service import holders, store, turns
+from pbem.service import holders, observers, store, turns
 from pbem.service.context import Context
 from pbem.service.replies import Handled
 from pbem.service.texts import t
@@ -161,11 +161,15 @@ def end_game(session: Session, ctx: Context, game: Game, result: str, winners: l
     session.add(game)
     log.info("game %s ends: %s %s (%s)", game.id, result, ",".join(winners), reason)
     key = f"vote.end_{result}" if result in ("draw", "win") else "vote.end_abandoned"
+
+    def ended(lang: str) -> str:
+        return "\n".join([t(key, lang, game=game.id, winners=", ".join(winners) or "—",
+                             reason=t(f"vote.reason_{reason}", lang)), "",
+                           t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)])
+
     for seat in store.seats(session, game.id):
-        holders.tell(session, ctx, game, seat, lambda lang: t("subject.final", lang),
-                     lambda lang: "\n".join([t(key, lang, game=game.id, winners=", ".join(winners) or "—",
-                                               reason=t(f"vote.reason_{reason}", lang)), "",
-                                             t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]))
+        holders.tell(session, ctx, game, seat, lambda lang: t("subject.final", lang), ended)
+    observers.tell(session, ctx, game, lambda lang: t("subject.final", lang), ended)
     session.flush()
 
 
