@@ -392,7 +392,7 @@ def weak(p: "Planner", uid: str) -> bool:
     sc = of(p)
     return (sc is not None and bool(sc.numbers.get("weak_units")) and p.seat == CORTEO
             and p.state.hand >= sc.number("weak_from") and "was-formed" not in p.board.facts
-            and p.board.counter(uid).unit in sc.numbers["weak_units"])
+            and p.board.counter(uid).unit.key in sc.numbers["weak_units"])
 
 
 def edge_distance(h: Hex) -> int:

@@ -1,4 +1,4 @@
-"""The scenarios of section D ("Scenari e Varianti"): Internazionalista and Antifascista. Each test
+"""The scenarios of section D ("Scenari e Varianti"): Internazionalista, Antifascista and Sociale. Each test
 quotes the sentence of the rulebook it checks (the Italian seed, section D)."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pbem.games.corteo.scenario import load_scenarios, scenario
 from pbem.games.corteo.scenario_rules import objective_points
 from pbem.games.corteo.state import RESERVE, Mobile, State, Unit, VERSION
 from pbem.games.corteo.units import counter, roster
-from tests.games.corteo.helpers import errors, notes, resolve, terrains, unit
+from pbem.games.corteo.city import distance
+from tests.games.corteo.helpers import canonical, errors, notes, resolve, terrains, unit
 
 
 def scene(key: str, where: dict[str, str] | None = None, *, pieces: dict[str, str] | None = None,
@@ -425,3 +426,190 @@ def test_the_orders_template_of_every_scenario(key):
         assert "POC1@" in joined and "Il comizio resta in Piazza della Robba" in joined
     if key == "antirepressivo":
         assert "ELICOTTERO" in joined and "a corteo unit on F13 G13 H13 frees them" in joined
+
+
+# -- Sociale -------------------------------------------------------------------------------------------
+
+CORTEO40 = [u for u in roster(False, ("asterisco",)) if counter(u).side == "corteo"]
+SECRET = ("D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "C2", "C3")
+ROW_D = ["D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "E2"]
+
+
+def formed_on_row_d() -> dict[str, str]:
+    """21 corteo units joined on the grey hexes of row D (two a hex) and E2, MOV1 among them."""
+    return {uid: ROW_D[i // 2] for i, uid in enumerate(CORTEO40[:21])}
+
+
+def test_sociale_forces_and_head():
+    """D Sociale: "Le unità del corteo sono 40 (per 132 punti/potenza complessivi)"; "Testa di corteo
+    possono essere solo le unità di Movimento e AUTOP"."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": "sociale"})
+    corteo = [u.id for u in state.units if counter(u.id).side == "corteo"]
+    assert len(corteo) == 40 and sum(counter(u).unit.power for u in corteo) == 134  # base 102 (Counters) + 32
+    assert errors(state, "corteo", "HEAD LC") == ["err-head-scenario"]
+    assert canonical(state, "corteo", "TESTA AUT")[0] == "HEAD AUTOP"
+
+
+def test_sociale_split_deployment():
+    """D Sociale: "4 spezzoni ... in esa-luoghi affollati / 4 spezzoni ... in esa-metropolitana / 8 spezzoni
+    ... in esa-case popolari / 24 unità, che possono entrare sulla mappa (singole e cumulate) da qualunque esa
+    dei bordi della mappa". Piazza Mento is not a start; a fifth unit in the crowded places is refused; the
+    defaults fill each row."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": "sociale"})
+    assert errors(state, "corteo", "PLACE MOV1 M18") == ["err-deploy-where"]
+    crowded = "\n".join(f"PLACE {u} {h}" for u, h in zip(CORTEO40, ["E21", "E21", "E22", "E22", "E23"]))
+    assert errors(state, "corteo", crowded) == ["err-deploy-full"]
+    assert canonical(state, "corteo", "PLACE MOV1 A11\nPLACE MOV2 N2\nPLACE MOV3 O19")[:3] == [
+        "PLACE MOV1 A11", "PLACE MOV2 N2", "PLACE MOV3 O19"]
+    new = resolve(state, None, "", [])
+    where = {u.id: u.loc for u in new.units if u.id in CORTEO40}
+    assert all(loc != RESERVE for loc in where.values())
+    rows = {"affollato": 0, "metro": 0, "case_popolari": 0, "edge": 0}
+    for loc in where.values():
+        h = city().parse(loc)
+        assert h is not None
+        if city().terrain(h) == "affollato" and rows["affollato"] < 4:
+            rows["affollato"] += 1
+        elif h in city().metro_hexes and rows["metro"] < 4:
+            rows["metro"] += 1
+        elif city().terrain(h) == "case_popolari" and rows["case_popolari"] < 8:
+            rows["case_popolari"] += 1
+        else:
+            assert city().edges(h), loc
+            rows["edge"] += 1
+    assert rows == {"affollato": 4, "metro": 4, "case_popolari": 8, "edge": 24}
+
+
+def test_sociale_power_sets_up_everything_within_six_hexes():
+    """D Sociale: "A differenza del gioco base, il giocatore-potere dispone le sue unità prima che cominci il
+    gioco con questo ordine: 10 piantoni: in esa obiettivi a sua scelta, 10 reparti di polizia, 5 reparti
+    blindati, 10 reparti lacrimogeni, 10 plotoni carabinieri, 5 vigili urbani: in esa a scelta del
+    giocatore-potere, che siano al massimo a 6 di distanza da esa-obiettivi o esa-caserma." No reinforcements
+    follow."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": "sociale"})
+    new = resolve(state, None, "", [])
+    power = [u for u in new.units if counter(u.id).side == "potere"]
+    assert len(power) == 50 and all(u.loc != RESERVE for u in power)
+    anchors = city().caserma_hexes + city().objective_hexes
+    for u in power:
+        h = city().parse(u.loc)
+        assert h is not None and min(distance(h, x) for x in anchors) <= 6
+    far = next(h for h in city().hexes if min(distance(h, x) for x in anchors) > 6
+               and city().terrain(h) in ("strada", "viale"))
+    assert errors(state, "potere", f"PLACE CA1 {far.label}") == ["err-scenario-setup-where"]
+    assert canonical(state, "potere", "PLACE CA1 G10")[0] == "PLACE CA1 G10"
+    second = scene("sociale", stage="potere-movement", hand=2)
+    assert errors(second, "potere", "PLACE LA1 G10") == ["err-no-reinforcements"]
+
+
+def test_sociale_secret_place_is_written_before_the_game():
+    """D Sociale: "Prima dell'inizio del gioco il giocatore-corteo deve scrivere su un foglio il nome del
+    luogo su cui intende formare il corteo (si deve trattare di una località — piazze, viale, ecc. — di
+    esa-grigi) ... che permettano di identificare con certezza almeno 11 esa"."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": "sociale"})
+    assert errors(state, "corteo", "SECRET " + " ".join(SECRET[:10])) == ["err-secret-count"]
+    assert errors(state, "corteo", "SECRET " + " ".join(SECRET[:11]) + " N2") == ["err-secret-grey"]
+    assert errors(state, "corteo", "SEGRETO") == ["err-secret-form"]
+    assert errors(state, "corteo", f"SECRET {' '.join(SECRET)}\nSECRET {' '.join(SECRET)}") == ["err-secret-twice"]
+    other = RULES.new_game(["corteo", "potere"], {"scenario": "antifascista"})
+    assert errors(other, "corteo", "SECRET " + " ".join(SECRET)) == ["err-secret-scenario"]
+    new = resolve(state, "corteo", "SEGRETO " + " ".join(SECRET), [])
+    assert new.secret == SECRET
+
+
+def test_sociale_the_secret_place_stays_secret_from_the_power():
+    """D Sociale: "Il foglio non si scopre e rimane segreto per tutto il gioco se il giocatore-corteo non è
+    riuscito a raggiungere il luogo prescelto": the power's view and report never hold it; the corteo's do."""
+    state = scene("sociale", hand=3, secret=SECRET)
+    for viewer in ("potere", None):
+        view = RULES.view(state, viewer)
+        assert view["scenario"]["secret"] is None
+        text = RULES.describe(view, "it") + RULES.describe(view, "en")
+        assert "D11" not in text and "Luogo segreto" not in text
+    mine = RULES.view(state, "corteo")
+    assert mine["scenario"]["secret"] == list(SECRET)
+    assert "D2 D3 D4" in RULES.describe(mine, "en")
+
+
+def test_sociale_forming_at_the_secret_place_scores_30_and_reveals_it():
+    """D Sociale: "il Corteo deve essere formato almeno da 21 unità"; "30 punti/vittoria al giocatore-corteo
+    se riesce a formare il Corteo nel luogo scelto segretamente, occupando almeno 6 degli esa grigi indicati
+    da lui. Tali punti sono dati alla fine della MANO di gioco." Twenty units are not a Corteo."""
+    where = formed_on_row_d()
+    state = scene("sociale", where, hand=3, stage="potere-movement", secret=SECRET, heads=("MOV1", "MOV2"))
+    after = resolve(state, "potere", "PASS")
+    assert after.hand == 4 and after.knows("formed") and after.knows("secret-revealed")
+    assert tally(after) == [(3, "corteo", "secret", 30)]
+    assert RULES.view(after, "potere")["scenario"]["secret"] == list(SECRET)
+    fewer = scene("sociale", {u: h for u, h in where.items() if u != CORTEO40[20]}, hand=3, stage="potere-movement",
+                  secret=SECRET, heads=("MOV1", "MOV2"))
+    short = resolve(fewer, "potere", "PASS")
+    assert not short.knows("formed") and tally(short) == []
+    elsewhere = scene("sociale", where, hand=3, stage="potere-movement", secret=("M20",) * 11,
+                      heads=("MOV1", "MOV2"))
+    formed = resolve(elsewhere, "potere", "PASS")
+    assert formed.knows("formed") and tally(formed) == [] and not formed.knows("secret-revealed")
+
+
+def test_sociale_a_head_scores_a_point_per_hex_walked():
+    """D Sociale: "1 punto/vittoria per ogni ESA percorso da una TESTA di corteo (a scelta del
+    giocatore-corteo), esclusa la MANO in cui il Corteo si forma. Hanno valore gli esa percorsi nella fase di
+    spostamento del giocatore-corteo: i punti si attribuiscono alla fine della MANO di gioco"."""
+    where = formed_on_row_d()
+    state = scene("sociale", where, hand=4, heads=("MOV1", "MOV2"), facts=("formed", "was-formed"))
+    moved = resolve(state, "corteo", "MOVE MOV1 C2 B2\nHEAD MOV1 MOV2")
+    assert tally(moved) == [] and moved.knows("walked:2")  # scored at the end of the hand
+    closed = resolve(replace(moved, stage="potere-movement"), "potere", "PASS")
+    assert (4, "corteo", "head", 2) in tally(closed) and not any(f.startswith("walked") for f in closed.facts)
+    forming = scene("sociale", where, hand=4, heads=("MOV1", "MOV2"))
+    walked = resolve(forming, "corteo", "MOVE MOV1 C2 B2\nHEAD MOV1 MOV2")
+    assert not any(f.startswith("walked") for f in walked.facts)  # the hand it forms does not count
+
+
+def test_sociale_dispersing_the_corteo_scores_10_to_the_power():
+    """D Sociale: "10 punti per il giocatore-potere se questi riesce a disperdere il Corteo che si è formato,
+    in qualunque turno di gioco. Disperdere il Corteo vuol dire interrompere la continuità fra le unità che lo
+    compongono"."""
+    where = formed_on_row_d()
+    split = {**where, CORTEO40[19]: "K20", CORTEO40[20]: "K21"}  # two of the 21 cut away
+    state = scene("sociale", split, hand=5, stage="potere-movement", heads=("MOV1", "MOV2"),
+                  facts=("formed", "was-formed"))
+    after = resolve(state, "potere", "PASS")
+    assert (5, "potere", "dispersed", 10) in tally(after) and not after.knows("formed")
+    whole = scene("sociale", where, hand=5, stage="potere-movement", heads=("MOV1", "MOV2"),
+                  facts=("formed", "was-formed"))
+    assert tally(resolve(whole, "potere", "PASS")) == []
+
+
+def test_sociale_weak_units_go_home_from_the_sixth_hand():
+    """D Sociale: "Se, all'inizio della 6ª MANO di gioco, il Corteo non si è ancora formato, i suoi pezzi più
+    deboli (cioè tutti i 4/1 e 4/2 ...) considerano opportuno tornare a casa e iniziano a dirigersi verso i
+    più vicini bordi della mappa per uscire. Il giocatore-corteo li deve spostare"; "Se gli spezzoni di corteo
+    rimasti sulla mappa riescono a formare il Corteo tutte le unità deboli ... possono invece tornare
+    indietro"."""
+    state = scene("sociale", {"RAD1": "K20", "MOV1": "K22", "GRU1": "B11"}, hand=6)
+    inward = "MOVE RAD1 K21"  # toward the middle of the City: refused
+    assert errors(state, "corteo", inward) == ["err-going-home"]
+    after = resolve(state, "corteo", "PASS")
+    rad = city().parse(unit(after, "RAD1").loc)
+    assert rad is not None and min(rad.row, rad.col, 25 - rad.row, 39 - rad.col) < 19  # walked toward an edge
+    assert unit(after, "MOV1").loc == "K22"  # a strong unit stays
+    assert unit(after, "GRU1").loc == "home" and "note-gone-home" in notes(after)
+    fifth = scene("sociale", {"RAD1": "K20"}, hand=5)
+    assert canonical(fifth, "corteo", inward)[0] == inward
+    formed = scene("sociale", {"RAD1": "K20"}, hand=6, facts=("was-formed",))
+    assert canonical(formed, "corteo", inward)[0] == inward
+
+
+def test_sociale_barricades_are_used_again():
+    """D Sociale: "BARRICATE: il giocatore-corteo può utilizzare tutti i pezzi previsti nel gioco base ... I
+    pezzi, una volta rimossi dalla mappa, possono però essere riutilizzati senza limiti." """
+    from pbem.games.corteo.state import Barricade
+
+    state = scene("sociale", {"CE1": "K19"}, hand=3, stage="potere-movement",
+                  barricades=(Barricade("K20", 2),), barricades_left=0)
+    after = resolve(state, "potere", "CLEAR CE1 K20")
+    assert after.barricades == () and after.barricades_left == 1
+    plain = scene("antifascista", {"CE1": "K19"}, hand=3, stage="potere-movement",
+                  barricades=(Barricade("K20", 2),), barricades_left=0)
+    assert resolve(plain, "potere", "CLEAR CE1 K20").barricades_left == 0
