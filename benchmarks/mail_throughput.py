@@ -5,7 +5,10 @@
   measured separately for mails that only file orders and for mails that complete a
   turn (resolution, map rendering, a report to every seat);
 * time from the last order of a turn to every report mail queued (in the outbox);
-* peak memory of the daemon's process.
+* peak memory of the daemon's process;
+* the floor: in the same run, the raw rate of the same mail path with no processing at
+  all (aiosmtplib sends, aioimaplib FETCH and STORE, one reply sent per mail), and pbem's
+  rate for mails that file orders as a share of it.
 
 The mail server (the embedded one, in memory) runs in a process of its own.
 
@@ -64,6 +67,32 @@ async def burst(app: App, table: ScriptedTable, sends: list[tuple[str, str, str]
     return len(sends), end - start
 
 
+async def raw_floor(server: MailServerProcess, n: int) -> float:
+    """Mails per second through the bare path: the players' sends, FETCH, STORE \\Seen and
+    one reply each, with nothing read, checked or stored in between."""
+    inbox = ImapInbox("127.0.0.1", server.imap_port, "floor@localhost", "pbem", "none", max_batch=1000)
+    sender = SmtpSender("127.0.0.1", server.smtp_port)
+    await inbox.connect()
+    raws = [_mail("player@localhost", "k1", "north", "abcd-efgh-jkmn", "INFANTRY F10 G6 G7") for _ in range(n)]
+    reply = _mail("floor@localhost", "k1", "north", "[secret]", "accepted")
+    start = time.perf_counter()
+    for raw in raws:
+        await sender.send("player@localhost", ["floor@localhost"], raw)
+    got = 0
+    while got < n:
+        mails = await inbox.fetch_new()
+        for fetched in mails:
+            await inbox.mark_seen(fetched.uid)
+            await sender.send("floor@localhost", ["player@localhost"], reply)
+        got += len(mails)
+        if not mails:
+            await inbox.wait(0.2)
+    took = time.perf_counter() - start
+    await inbox.close()
+    await sender.close()
+    return n / took
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30)
@@ -82,6 +111,9 @@ async def main() -> None:
     sender = SmtpSender("127.0.0.1", server.smtp_port)
     app = App(ctx, inbox, sender)
     await inbox.connect()
+    floor = await raw_floor(server, args.games)
+    print(f"the floor (no processing: SMTP send, IMAP FETCH + STORE, one reply): {args.games} mails "
+          f"= {floor:6.1f} mails/s")
     addresses = {seat: f"{seat}@localhost" for seat in seats}
     table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none"),
                           addresses, cfg.server.address)
@@ -99,7 +131,8 @@ async def main() -> None:
     if second is not None:
         sends = [(g, first, default_text(ctx, g, first)) for g in ids]
         n, took = await burst(app, table, sends)
-        print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
+        print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
+              f"({n / took / floor:.0%} of the floor)")
         sends = [(g, second, default_text(ctx, g, second)) for g in ids]
         n, took = await burst(app, table, sends)
         print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
