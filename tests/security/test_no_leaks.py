@@ -347,3 +347,46 @@ def test_no_corteo_scenario_mail_shows_the_other_sides_sealed_set_up_or_a_secret
             checked["revealed"] += any(p.search(text) for p in sealed[them])  # after the set-up: public
     assert checked["sealed-before"] >= 8 and checked["own-sealed"] >= 2, checked
     assert checked["revealed"] >= 2 and checked["own-secret"] >= 3, checked
+
+
+def test_no_corteo_sociale_mail_shows_the_secret_place_to_the_power(secure):  # type: ignore[no-untyped-def]
+    """Corteo's Scenario Sociale (rulebook D): "Il foglio non si scopre e rimane segreto per tutto il gioco
+    se il giocatore-corteo non è riuscito a raggiungere il luogo prescelto". The corteo's team writes its
+    secret place at the set-up; no mail to the power (replies, reports, maps' views, ORDINI) ever names
+    it, while the corteo's own mails do (the detector is live)."""
+    from pbem.games.corteo import RULES
+
+    ctx = secure(reply_tokens=True)
+    team = games.SeatSpec.parse("corteo=anna@example.org:it,beppe@example.org:en")
+    game_id = games.create(ctx, "corteo", "Leak walk, sociale",
+                           [team, games.SeatSpec("potere", "pietro@example.org", "it")],
+                           options={"scenario": "sociale"})
+    welcome = {a: outbox(ctx, to=a, kind="welcome")[0] for a in CORTEO_SEATS}
+    secrets = {a: secret_from_welcome(text_of(w)) for a, w in welcome.items()}
+
+    def mail(address: str, lines: list[str]):  # type: ignore[no-untyped-def]
+        return send(ctx, orders_mail(address, game_id, CORTEO_SEATS[address], secrets[address], lines))
+
+    place = re.compile(r"D4\W{1,3}D5\W{1,3}D6\W{1,3}D7")
+    assert mail("anna@example.org", ["FORMAZIONE C2 C3 D2 D3 D4 D5 D6 D7 D8 D9 D10 D11", "TESTA AUTOP"]).status == "orders"
+    assert mail("pietro@example.org", ["ORDINI"]).status == "command"
+    assert mail("pietro@example.org", ["PASS"]).status == "orders"
+    pick = chooser("corteo-sociale-leak")
+    for _ in range(8):
+        with ctx.session() as s:
+            state = store.state_of(store.get_game(s, game_id))
+        assert state.secret and not state.knows("secret-revealed")
+        for seat in RULES.phase(state).awaiting:
+            sender = "pietro@example.org" if seat == "potere" else "beppe@example.org"
+            assert mail(sender, RULES.random_orders(state, seat, pick).splitlines()).status == "orders"
+    assert mail("pietro@example.org", ["STATUS"]).status == "command"
+    checked = {"power": 0, "own": 0}
+    for row in outbox(ctx):
+        (address,) = recipients(row)
+        text, _views = _decoded(row.raw)
+        if CORTEO_SEATS[address] == "potere":
+            checked["power"] += 1
+            assert not place.search(text), f"the secret place in a {row.kind} mail to the power"
+        else:
+            checked["own"] += bool(place.search(text))
+    assert checked["power"] >= 6 and checked["own"] >= 2, checked

@@ -17,7 +17,7 @@ starts a comment.  Hexes are written as on the map's edges: row letter and colum
     ATTACK MOV1 MOV2 ON CE4 ADVANCE   # a combat (ATTACCA ... SU ... AVANZA)
     TOWARD K12 / PUSH Y30 / BARRACKS 3 1    # standing instructions
     ACTIVATE POC1                 # D Antifascista: a dissident in a Head unit's ZOC rolls to join (ATTIVA)
-    SECRET M20 M21 ... M30        # D Sociale: the secret place of formation, at least 11 grey hexes (SEGRETO)
+    FORMATION D2 D3 ... D11       # D Sociale: the secret place of formation, at least 11 grey hexes (FORMAZIONE)
     HELICOPTER MOV14              # D Antirepressivo: the power flies an accused to the prison (ELICOTTERO)
     MOVE PRE1 M21 M22             # D: the power moves a mobile objective (PRE, COM) like a unit
     PASS
@@ -192,7 +192,7 @@ class Secret:
     hexes: tuple[str, ...]
 
     def canonical(self) -> str:
-        return " ".join(["SECRET", *self.hexes])
+        return " ".join(["FORMATION", *self.hexes])
 
 
 @dataclass(frozen=True)
@@ -236,7 +236,7 @@ def _load_keywords() -> dict[str, frozenset[str]]:
 
 KEYWORDS = _load_keywords()
 _HEADS = ("PLACE", "HEAD", "RUN", "MOVE", "METRO", "THROW", "BARRICADE", "CLEAR", "JAM", "ENTER", "ATTACK",
-          "TOWARD", "PUSH", "BARRACKS", "ACTIVATE", "HELICOPTER", "SECRET", "PASS")
+          "TOWARD", "PUSH", "BARRACKS", "ACTIVATE", "HELICOPTER", "FORMATION", "PASS")
 _HEAD_OF = {w: k for k in _HEADS for w in KEYWORDS[k]}
 _HEAD_WORDS = sorted(w for w in _HEAD_OF if len(w) > 2)
 _SEPARATORS = re.compile(r"[\s,;>/:\u2192-]+")
@@ -307,7 +307,7 @@ def _parse_line(line: str) -> tuple[Raw | None, Problem | None]:
         if len(rest) == 1 and is_unit(rest[0]):
             return Raw(head, units=(rest[0],)), None
         return None, (msg("err-one-unit", keyword=head), None)
-    if head == "SECRET":
+    if head == "FORMATION":
         if rest and all(is_hex(w) for w in rest) and len(rest) <= 60:
             return Raw(head, hexes=tuple(rest)), None
         return None, (msg("err-secret-form"), None)

@@ -49,7 +49,7 @@ from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, Note, State, off_pa
 from pbem.games.corteo.tables import TABLES
 
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("setup", CORTEO): ("PLACE", "HEAD", "SECRET"),
+    ("setup", CORTEO): ("PLACE", "HEAD", "FORMATION"),
     ("setup", POTERE): ("PLACE",),
     ("corteo-movement", CORTEO): ("RUN", "PLACE", "ENTER", "METRO", "MOVE", "THROW", "BARRICADE", "CLEAR", "JAM",
                                   "HEAD", "ACTIVATE"),
@@ -84,7 +84,7 @@ def raw_of(order: Order) -> Raw:
     if isinstance(order, Helicopter):
         return Raw("HELICOPTER", (order.unit,))
     if isinstance(order, Secret):
-        return Raw("SECRET", hexes=order.hexes)
+        return Raw("FORMATION", hexes=order.hexes)
     return Raw("RUN" if isinstance(order, Run) else "PASS")
 
 
@@ -203,7 +203,7 @@ class Planner:
     def _helicopter(self, item: Item) -> None:
         plan_scenario.helicopter(self, item)
 
-    def _secret(self, item: Item) -> None:
+    def _formation(self, item: Item) -> None:
         plan_scenario.secret(self, item)
 
     # -- helpers ----------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def random_text(state: State, seat: str, pick: Chooser) -> str:
                 grey = city().hexes_of(str(sc.numbers["secret_terrain"]))
                 centre = grey[pick(len(grey))]
                 near = sorted(grey, key=lambda h: (distance(h, centre), h))[:sc.number("secret_hexes")]
-                candidates.append("SECRET " + " ".join(h.label for h in near))
+                candidates.append("FORMATION " + " ".join(h.label for h in near))
     elif stage.endswith("-movement"):
         if seat == CORTEO and _chance(pick, 4):
             candidates.append("RUN")

@@ -507,13 +507,13 @@ def test_sociale_secret_place_is_written_before_the_game():
     luogo su cui intende formare il corteo (si deve trattare di una località — piazze, viale, ecc. — di
     esa-grigi) ... che permettano di identificare con certezza almeno 11 esa"."""
     state = RULES.new_game(["corteo", "potere"], {"scenario": "sociale"})
-    assert errors(state, "corteo", "SECRET " + " ".join(SECRET[:10])) == ["err-secret-count"]
-    assert errors(state, "corteo", "SECRET " + " ".join(SECRET[:11]) + " N2") == ["err-secret-grey"]
-    assert errors(state, "corteo", "SEGRETO") == ["err-secret-form"]
-    assert errors(state, "corteo", f"SECRET {' '.join(SECRET)}\nSECRET {' '.join(SECRET)}") == ["err-secret-twice"]
+    assert errors(state, "corteo", "FORMATION " + " ".join(SECRET[:10])) == ["err-secret-count"]
+    assert errors(state, "corteo", "FORMATION " + " ".join(SECRET[:11]) + " N2") == ["err-secret-grey"]
+    assert errors(state, "corteo", "FORMAZIONE") == ["err-secret-form"]
+    assert errors(state, "corteo", f"FORMATION {' '.join(SECRET)}\nFORMATION {' '.join(SECRET)}") == ["err-secret-twice"]
     other = RULES.new_game(["corteo", "potere"], {"scenario": "antifascista"})
-    assert errors(other, "corteo", "SECRET " + " ".join(SECRET)) == ["err-secret-scenario"]
-    new = resolve(state, "corteo", "SEGRETO " + " ".join(SECRET), [])
+    assert errors(other, "corteo", "FORMATION " + " ".join(SECRET)) == ["err-secret-scenario"]
+    new = resolve(state, "corteo", "FORMAZIONE " + " ".join(SECRET), [])
     assert new.secret == SECRET
 
 
