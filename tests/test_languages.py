@@ -6,6 +6,7 @@ Italian one; every catalogue has every key in both languages."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from email import message_from_bytes, policy
@@ -29,7 +30,17 @@ ENGLISH = re.compile(r"\b(?:the|of|for|from|with|and|die|draw|drawn|seat|bag|shu
 
 
 def catalogues(kind: str) -> list[Catalog]:
-    return [registry.get(kind).catalog, service_catalog()]
+    """The game's catalogue, its map's own texts where the map keeps them apart, the service's."""
+    out = [registry.get(kind).catalog, service_catalog()]
+    render = importlib.import_module(f"pbem.games.{kind}.render")
+    for name in ("_render_texts", "_catalog"):
+        if hasattr(render, name):
+            out.append(getattr(render, name)())
+    if kind == "kriegspiel":
+        from pbem.games.kriegspiel.maptexts import _TEXTS
+
+        out.append(Catalog(_TEXTS))
+    return out
 
 
 def english_only(cats: list[Catalog]) -> dict[str, str]:
@@ -92,3 +103,16 @@ def test_demo_mail_and_maps_read_whole_in_each_language(kind: str, lang: str) ->
             bad += [f"{path.parent.name}/{name} (map): {p}" for p in problems(words, keys, english)]
     assert maps > 0
     assert not bad, "\n".join(sorted(set(bad))[:80])
+
+
+def test_the_walk_sees_what_it_looks_for() -> None:
+    cats = catalogues("blockmania")
+    keys = set().union(*(c.keys("en") for c in cats))
+    english = english_only(cats)
+    assert problems("Nel turno: note-justice-due(seat=red)", keys, None) == [
+        "message id 'note-justice-due(seat=red)'", "key 'note-justice-due'"]
+    assert problems("Vedi map-legend-fire qui", keys, None) == ["key 'map-legend-fire'"]
+    assert problems("Dadi:\n  #3 die for red: d6 = 4", keys, english) == ["English dice purpose 'die for red'"]
+    assert problems("Dadi:\n  #3 dado per Rosso: d6 = 4\nmappa di Rosso", keys, english) == []
+    assert any(p.startswith("English 'Final ranking (fewest defeat points first'")
+               for p in problems("Final ranking (fewest defeat points first)", keys, english))
