@@ -27,7 +27,7 @@ from pbem.db.models import Game, Holder, PressRow, Seat
 from pbem.mail.envelope import Envelope
 from pbem.service import holders, limits, mailer, store
 from pbem.service.replies import SHORT, Handled, Reply, quote
-from pbem.service.texts import t
+from pbem.service.texts import t, text_of
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,8 @@ def send(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope) ->
         return refuse("press.off", "press is off in this game")
     phase = rules.phase(store.state_of(game))
     if when(game) == "orders" and (phase.sealed or phase.decision):
-        return refuse("press.not_now", f"not during {phase.name}", phase=phase.name)
+        label = text_of(phase.label, lang, rules.catalog) if phase.label is not None else phase.name
+        return refuse("press.not_now", f"not during {phase.name}", phase=label)
     if reply.mail.attachments:
         return refuse("press.attachment", "attachments", count=len(reply.mail.attachments))
     everyone, names = addressees(env.command.arg)
