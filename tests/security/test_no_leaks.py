@@ -390,3 +390,106 @@ def test_no_corteo_sociale_mail_shows_the_secret_place_to_the_power(secure):  # 
         else:
             checked["own"] += bool(place.search(text))
     assert checked["power"] >= 6 and checked["own"] >= 2, checked
+
+
+# ------------------------------------------------------------------------- observers and press
+
+def test_no_observer_or_press_mail_leaks_a_hand_a_deployment_a_grey_sender_or_a_secret(secure):  # type: ignore[no-untyped-def]
+    """Observers and press (issue "Observers and press"): a Block Mania game of three with an observer
+    (one turn late) and white press, and a Kriegspiel game with an observer and grey press; every mail of
+    both games decoded whole, the observers' included: an observer reads no hand or text addressed to a
+    seat, no shuffle's dice, no sealed deployment before its reveal, no press, no secret or reply address;
+    the addressee of grey press never reads its sender; no seat reads another's secret or reply address."""
+    from pbem.db.models import PressRow
+    from pbem.games.blockmania import RULES
+    from pbem.service import observers
+    from sqlmodel import select
+
+    ctx = secure(reply_tokens=True)
+    olga, otto = "olga@example.org", "otto@example.org"
+    # Block Mania: an observer, white press
+    mania = games.create(ctx, "blockmania", "Leak walk, watched",
+                         [games.SeatSpec(s, a, "it" if s == "green" else "en") for s, a in MANIA.items()])
+    secrets = {s: secret_from_welcome(text_of(outbox(ctx, to=a, kind="welcome")[0])) for s, a in MANIA.items()}
+    tokens = {s: reply_to(outbox(ctx, to=a, kind="welcome")[0]) for s, a in MANIA.items()}
+    assert "now watches" in observers.add(ctx, mania, olga)
+
+    def mail(game_id: str, seat: str, address: str, secret: str, lines: list[str]):  # type: ignore[no-untyped-def]
+        return send(ctx, orders_mail(address, game_id, seat, secret, lines))
+
+    words = "Let us share the ring, red."
+    assert mail(mania, "red", MANIA["red"], secrets["red"], ["PRESS blue,green", words]).status == "command"
+    pick = chooser("leak-observer")
+    private: dict[str, set[str]] = {}
+    for _ in range(12):
+        with ctx.session() as s:
+            state = store.state_of(store.get_game(s, mania))
+        _mania_secrets(state, private)
+        for seat in RULES.phase(state).awaiting:
+            lines = RULES.random_orders(state, seat, pick).splitlines()
+            assert mail(mania, seat, MANIA[seat], secrets[seat], lines).status == "orders"
+    with ctx.session() as s:
+        _mania_secrets(store.state_of(store.get_game(s, mania)), private)
+    every_private = set().union(*private.values())
+    # Kriegspiel: an observer, grey press after the deployment
+    war = games.create(ctx, "kriegspiel", "Leak walk, grey", [games.SeatSpec("north", NORTH), games.SeatSpec("south", SOUTH, "it")],
+                       policies={"press": "grey", "press_in": "orders"})
+    ks = {seat: secret_from_welcome(text_of(outbox(ctx, to=addr, kind="welcome")[0])) for seat, addr in
+          (("north", NORTH), ("south", SOUTH))}
+    ks_tokens = {seat: reply_to(outbox(ctx, to=addr, kind="welcome")[0]) for seat, addr in (("north", NORTH), ("south", SOUTH))}
+    assert "now watches" in observers.add(ctx, war, otto)
+    grey = "Nobody knows who writes this."
+    assert mail(war, "north", NORTH, ks["north"], ["PRESS south", grey]).status == "refused"  # sealed deployment
+    assert mail(war, "north", NORTH, ks["north"], opening_text("north").splitlines()).status == "orders"
+    reveal = max(r.id or 0 for r in outbox(ctx))
+    assert mail(war, "south", SOUTH, ks["south"], opening_text("south").splitlines()).status == "orders"
+    assert mail(war, "north", NORTH, ks["north"], ["PRESS south", grey]).status == "command"
+    for _ in range(3):
+        with ctx.session() as s:
+            game = store.get_game(s, war)
+            phase = store.rules_of(game).phase(store.state_of(game))
+        for seat in phase.awaiting:
+            assert mail(war, seat, NORTH if seat == "north" else SOUTH, ks[seat], ["PASS"]).status == "orders"
+    with ctx.session() as s:
+        (row,) = s.exec(select(PressRow).where(PressRow.game_id == war))
+        assert (row.sender_seat, row.mode) == ("north", "grey")  # recorded, never told
+    deployments = [p for side in ("north", "south") for p in _unit_patterns(opening_text(side))]
+    every_secret = set().union(*(_forms(x) for x in [*secrets.values(), *ks.values()]))
+    every_token = {*tokens.values(), *ks_tokens.values()}
+    seat_of = {**{a: ("mania", s) for s, a in MANIA.items()}, NORTH: ("war", "north"), SOUTH: ("war", "south")}
+    checked = {"observer": 0, "observer-json": 0, "grey": 0, "white": 0, "seat": 0}
+    for row in outbox(ctx):
+        (address,) = recipients(row)
+        text, views = _decoded(row.raw)
+        found = set(re.findall(r"[0-9a-zA-Z-]+", text))
+        if address in (olga, otto):  # an observer: the public position only
+            checked["observer"] += 1
+            assert not every_secret & found and not [x for x in every_token if x in text], row.subject
+            assert words not in text and grey not in text, f"press in an observer's mail: {row.subject}"
+            assert not [line for line in every_private if line in text], row.subject
+            assert not re.search(r"shuffle [^\n]*: d\d+ = \d", text)
+            for view in views:
+                checked["observer-json"] += 1
+                assert view.get("viewer") is None
+                for entry in view.get("seats", []):  # type: ignore[union-attr]
+                    assert not {"hand", "ready", "standing"} & set(entry)
+            if (row.id or 0) <= reveal:
+                assert not [p for p in deployments if p.search(text)], row.subject
+            continue
+        game, me = seat_of[address]
+        checked["seat"] += 1
+        if game == "mania":
+            for them in MANIA:
+                if them != me:
+                    assert not _forms(secrets[them]) & found and tokens[them] not in text, (me, them, row.subject)
+            checked["white"] += row.kind == "press" and ("from Red" in text or "da Rosso" in text)
+        else:
+            them = "south" if me == "north" else "north"
+            assert not _forms(ks[them]) & found and ks_tokens[them] not in text, (me, them, row.subject)
+            if row.kind == "press":
+                checked["grey"] += 1
+                head = text.split("Nobody knows", 1)[0]
+                assert "anonimo" in head and "north" not in head.lower() and "nord" not in head.lower()
+                assert NORTH not in text and ks_tokens["north"] not in text
+    assert checked["observer"] >= 4 and checked["observer-json"] >= 2, checked
+    assert checked["grey"] == 1 and checked["white"] >= 2 and checked["seat"] > 40, checked
