@@ -207,3 +207,39 @@ def test_block_mania_observer_sees_the_public_position_one_turn_late(ctx, clock)
                 for entry in json.loads(data).get("seats", []):
                     assert not {"hand", "ready", "standing"} & set(entry)
         assert not [s for s in secrets.values() if s in text]
+
+
+def test_pbem_game_watch_on_the_command_line(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from pbem import cli
+    from pbem.config import load
+    from pbem.db.session import make_engine
+    from pbem.service.context import Context, ManualClock
+    from tests.service.conftest import START
+
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[database]\nurl = "sqlite:///{tmp_path}/pbem.sqlite"\n[render]\nwidth = 400\n', encoding="utf-8")
+    clock = ManualClock(START)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = cli.main(["--config", str(config), *argv], clock=clock)
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, err = run("game", "new", "kriegspiel", "--name", "Watched war", "--seat", f"north={RED}",
+                         "--seat", f"south={BLUE}", "--policy", "observers=approved", "--policy", "press=grey")
+    assert code == 0, err
+    game_id = out.strip()
+    code, out, err = run("game", "watch", game_id, OTTO, "--language", "it")
+    assert code == 0 and f"{OTTO} now watches {game_id}" in out, err
+    code, out, err = run("game", "watch", game_id, RED)
+    assert code == 65 and "players may not watch" in err
+    code, out, _ = run("game", "show", game_id)
+    shown = json.loads(out)
+    assert shown["observers"] == [{"address": OTTO, "status": "active"}] and shown["policy"]["press"] == "grey"
+    cfg = load(str(config))
+    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
+    try:
+        (welcome,) = outbox(ctx, to=OTTO)
+        assert "Ora osservi" in text_of(welcome) and "1 turno di ritardo" in text_of(welcome)  # hidden deployment
+    finally:
+        ctx.engine.dispose()
