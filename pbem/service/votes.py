@@ -74,9 +74,15 @@ def standing(session: Session, game_id: str) -> list[Vote]:
 
 
 def listing(session: Session, game_id: str) -> list[dict[str, Any]]:
-    """Every vote ever cast, for the outcome and the archive."""
-    rows = session.exec(select(Vote).where(Vote.game_id == game_id).order_by(col(Vote.id)))
-    return [{"seat": v.seat, "vote": v.kind, "by": v.address, "phase": v.phase_seq,
+    """Every vote ever cast, for the outcome and the archive. The voter by public handle
+    (`pbem.service.results.handle`), never by address: archives are published (the club's site)."""
+    from pbem.db.models import Player
+    from pbem.service.results import handle
+
+    rows = list(session.exec(select(Vote).where(Vote.game_id == game_id).order_by(col(Vote.id))))
+    people = {p.address: handle(p) for p in session.exec(select(Player).where(
+        col(Player.address).in_({v.address for v in rows})))} if rows else {}
+    return [{"seat": v.seat, "vote": v.kind, "by": people.get(v.address, ""), "phase": v.phase_seq,
              "cast_at": v.cast_at.isoformat() if v.cast_at else None,
              "withdrawn_at": v.withdrawn_at.isoformat() if v.withdrawn_at else None} for v in rows]
 

@@ -34,6 +34,7 @@ class Club:
     league: str
     hidden: str  # a running Kriegspiel: positions only its players may see
     arditi: str
+    conceded: str  # ended by a vote
     secrets: list[str]
     running_seeds: list[str]
     hidden_orders: list[str]
@@ -64,6 +65,8 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
     for seat in ("red", "blue"):
         clock.advance(minutes=30)
         assert send(ctx, arditi, seat, ["AUTO"]) == "orders"
+    conceded = games.create(ctx, "arditi", "Conceded", [SeatSpec("red", MEMBERS[2]), SeatSpec("blue", MEMBERS[3])])
+    assert send(ctx, conceded, "red", ["CONCEDE"]) == "command"  # ended by a vote: the archive lists it
     with ctx.session() as s:
         secrets = [secret_from_welcome(body_text(parse(m.raw)))
                    for m in s.exec(select(OutboxMail).where(OutboxMail.kind == "welcome"))]
@@ -71,6 +74,6 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Club]:
     out = root / "site"
     report = build(ctx, out)
     assert not report.problems, report.problems
-    yield Club(ctx, out, league, hidden, arditi, secrets, seeds, orders)
+    yield Club(ctx, out, league, hidden, arditi, conceded, secrets, seeds, orders)
     players.clock = None
     engine.dispose()

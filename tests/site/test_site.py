@@ -4,6 +4,7 @@ feeds, the colours' contrast (WCAG 2.1 AA, 1.4.3), and a rebuild that rewrites o
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -26,7 +27,7 @@ def test_pages_of_games_leagues_ratings_and_players(club: Club) -> None:
     assert "<script" not in index and "http://" not in index.replace('xmlns="http://', "")
     league = (out / "leagues" / f"{club.league}.html").read_text()
     assert "Standings" in league and "Round 1" in league and "Round 2" in league
-    assert (out / "ratings.html").read_text().count("<tr>") == 1 + 4  # the head and four players
+    assert (out / "ratings.html").read_text().count("<tr>") == (1 + 4) + (1 + 2)  # Kriegspiel's four, Arditi's two
     for game in ("k1", "k2", "k3", "k4"):
         page = (out / "games" / f"{game}.html").read_text()
         assert "The archive: every turn" in page and f"../archives/{game}/index.html" in page
@@ -46,6 +47,9 @@ def test_nothing_hidden_is_published(club: Club) -> None:
     for seed in club.running_seeds:
         assert seed not in joined  # a running game's dice seed
     assert not re.search(r"[a-z]+@example\.org", joined)  # no address: the club did not allow them
+    conceded = json.loads((club.out / "archives" / club.conceded / "game.json").read_text())
+    assert [v["vote"] for v in conceded["game"]["votes"]] == ["concede"]  # the vote is there, by handle
+    assert re.fullmatch(r"p\d+", conceded["game"]["votes"][0]["by"])
     hidden = [t for p, t in texts.items() if club.hidden in p.parts or p.stem == club.hidden]
     assert hidden
     for orders in club.hidden_orders:  # the sealed deployment of a running Kriegspiel
@@ -59,7 +63,7 @@ def test_feeds(club: Club) -> None:
     feed = ET.parse(club.out / "finished.atom").getroot()
     ns = {"a": "http://www.w3.org/2005/Atom"}
     entries = feed.findall("a:entry", ns)
-    assert len(entries) == 4
+    assert len(entries) == 5  # the league's four games and the one conceded
     assert [e.find("a:id", ns).text for e in entries][0].startswith("tag:")  # type: ignore[union-attr]
     assert all((club.out / e.find("a:link", ns).get("href")).is_file() for e in entries)  # type: ignore[union-attr,operator]
     cal = Calendar.from_ical((club.out / "deadlines.ics").read_bytes())
@@ -93,9 +97,9 @@ def test_colours_meet_wcag_aa(club: Club) -> None:
 
 def test_a_rebuild_rewrites_only_the_archives_of_games_that_changed(club: Club, tmp_path: Path) -> None:
     report = build(club.ctx, club.out)
-    assert report.archives_written == 0 and report.archives_kept == 6
+    assert report.archives_written == 0 and report.archives_kept == 7
     from tests.support.leagues import send
 
     assert send(club.ctx, club.arditi, "green", ["AUTO"]) == "orders"
     report = build(club.ctx, club.out)
-    assert report.archives_written == 1 and report.archives_kept == 5
+    assert report.archives_written == 1 and report.archives_kept == 6

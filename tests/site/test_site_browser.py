@@ -70,7 +70,7 @@ def test_every_link_and_image_works_in_chromium(club: Club, tmp_path: Path) -> N
         for page, target, fragment in anchors:
             assert fragment in seen[target]["ids"], f"{page}: no #{fragment} in {target}"
         site_pages = [u for u in seen if "/archives/" not in u]
-        assert len(site_pages) == 5 + 6 + 1 + 4  # the five top pages, the games, the league, the players
+        assert len(site_pages) == 5 + 7 + 1 + 4  # the five top pages, the games, the league, the players
         assert any("/archives/" in u and "phase-" in u for u in seen)  # the archives' turns were followed
         for url, facts in seen.items():
             assert "@example.org" not in facts["text"], url
