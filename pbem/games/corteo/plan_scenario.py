@@ -405,6 +405,8 @@ def check_going_home(p: "Planner", uid: str, end: Hex) -> Message | None:
     start = p.board.hex(uid)
     if not weak(p, uid) or start is None or edge_distance(end) < edge_distance(start) or edge_distance(end) == 0:
         return None
+    if start.label in p.state.held:
+        return None  # OURS: a unit on an objective held must leave it first (12a), wherever it can
     return msg("err-going-home", unit=uid, hex=end.label)
 
 
@@ -414,7 +416,8 @@ def default_home(p: "Planner") -> None:
     b = p.board
     for uid in [u for u in b.map_units(CORTEO) if b.active(u) and weak(p, u)]:
         start = b.hex(uid)
-        if start is None or uid in p.spent or uid in p.finished or uid in p.stopped or edge_distance(start) == 0:
+        if start is None or uid in p.spent or uid in p.finished or uid in p.stopped or edge_distance(start) == 0 \
+                or any(s.unit == uid for s in b.steps):
             continue
         reach = b.reachable(uid, p.left(uid))
         best = min(reach, key=lambda h: (edge_distance(h), distance(h, start), h), default=None)
