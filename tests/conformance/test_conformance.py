@@ -158,7 +158,7 @@ def test_random_playout_is_legal_and_round_trips(kind, seed):
 
 #: Games whose options change what is played (a Corteo scenario): one random playout each, to the end.
 OPTION_CASES = [("corteo", (("scenario", "internazionalista"),)), ("corteo", (("scenario", "antifascista"),)),
-                ("corteo", (("scenario", "antirepressivo"),))]
+                ("corteo", (("scenario", "antirepressivo"),)), ("corteo", (("scenario", "sociale"),))]
 
 
 @pytest.mark.parametrize("kind,options", [c for c in OPTION_CASES if c[0] in KINDS])

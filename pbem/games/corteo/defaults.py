@@ -73,7 +73,7 @@ def _setup_potere(p: "Planner") -> None:
     if sc is not None:
         # D: the scenario's order of service, row by row, on the places each row names.
         where = {"objective": objectives, "vigili": gates + near_start + list(city().hexes), "caserma": barracks,
-                 "square": list(city().place_hexes(sc.square)), "near": barracks + _around(barracks)}
+                 "square": list(city().place_hexes(sc.square)) if sc.square else [], "near": barracks + _around(barracks)}
         for row in sc.setup:
             done = 0
             for uid in [u for u in b.ids(POTERE) if b.type(u).kind == row.kind and b.loc(u) == RESERVE

@@ -136,7 +136,7 @@ def nearest_clinic(h: Hex) -> Hex:
 
 
 def square_hexes(sc: Scenario) -> tuple[Hex, ...]:
-    return city().place_hexes(sc.square)
+    return city().place_hexes(sc.square) if sc.square else ()
 
 
 def parse(label: str) -> Hex | None:

@@ -20,6 +20,7 @@ PRESIDENTIAL: Final = ("#15151a", "#f2b700")  # body, rim
 RALLY: Final = ("#7a0019", "#f4e3c1")  # disc, ring
 SQUARE_EDGE: Final = "#7a0019"
 STOP_EDGE: Final = "#0b5fa5"
+SECRET_EDGE: Final = "#1b8a3a"  # D Sociale: the secret place, in the corteo's view only (view.py)
 
 
 def draw(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, detail: bool) -> tuple[str, str]:
@@ -35,7 +36,11 @@ def draw(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, detail:
 
     out: list[str] = []
     r = geo.r
-    outline, stops, clinics = Path(), Path(), Path()
+    outline, stops, clinics, secret = Path(), Path(), Path(), Path()
+    for label in _strs(sc.get("secret")):
+        h = shown(label)
+        if h is not None:
+            secret.polygon(geo.corners(h, 0.72))
     for label in _strs(sc.get("square_hexes")):
         h = shown(label)
         if h is not None:
@@ -54,6 +59,8 @@ def draw(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, detail:
                         stroke_dasharray=f"{r * 0.3:.1f} {r * 0.2:.1f}"))
     out.append(svg.path(stops, fill=STOP_EDGE, fill_opacity=0.18, stroke=STOP_EDGE, stroke_width=max(1.0, r * 0.07)))
     out.append(svg.path(clinics, fill=CLINIC_RED, stroke="#ffffff", stroke_width=max(0.6, r * 0.03)))
+    out.append(svg.path(secret, fill=SECRET_EDGE, fill_opacity=0.22, stroke=SECRET_EDGE,
+                        stroke_width=max(1.0, r * 0.08), stroke_dasharray=f"{r * 0.2:.1f} {r * 0.15:.1f}"))
     under = "".join(out)
     out = []
     # The pieces: several in one clinic hex are fanned out around it.

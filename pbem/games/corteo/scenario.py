@@ -91,7 +91,8 @@ def _scenario(raw: Mapping[str, Any]) -> Scenario:
         TABLES.counter_set(s)  # raises on an unknown set
     square = str(raw["square"])
     try:
-        city().place_hexes(square)
+        if square:
+            city().place_hexes(square)
         city().objective_set(str(raw.get("objectives", key)))
     except KeyError as exc:
         raise _err(f"{where}: {exc}") from None

@@ -70,7 +70,7 @@ def _scenario(state: State, viewer: str | None) -> dict[str, Any] | None:
         "heads": list(sc.heads),
         "categories": list(sc.categories),
         "square": sc.square,
-        "square_hexes": [h.label for h in city().place_hexes(sc.square)],
+        "square_hexes": [h.label for h in city().place_hexes(sc.square)] if sc.square else [],
         "stop_hexes": list(sc.hexes("stop_hexes")),
         "embassy": list(sc.hexes("embassy")),
         "clinics": [h.label for h in city().clinic_hexes] if sc.key == "antifascista" else [],

@@ -57,3 +57,19 @@ def test_the_rally_in_hospital_and_in_italian():
     report = RULES.describe(RULES.view(hospital, None), "it")
     assert "COM1 all'ospedale (W23)" in report and "Dissidenti del POC" not in report
     assert "COM1 in hospital (W23)" in RULES.describe(RULES.view(hospital, None), "en")
+
+
+def test_the_secret_place_on_the_corteo_map_only():
+    """D Sociale: the corteo's map tints its secret place of formation; the power's map of the same
+    position has nothing there ("Il foglio non si scopre e rimane segreto per tutto il gioco se il
+    giocatore-corteo non è riuscito a raggiungere il luogo prescelto"). Sociale has no square."""
+    from pbem.games.corteo.render_scenario import SECRET_EDGE
+    from tests.games.corteo.test_scenarios import SECRET
+
+    state = scene("sociale", {"MOV1": "K20"}, hand=3, secret=SECRET)
+    mine = picture(RULES.render(dict(RULES.view(state, "corteo"))))
+    theirs = picture(RULES.render(dict(RULES.view(state, "potere"))))
+    on = count_near(mine, cr.whole_map_point("D6"), cr.R * 0.6, SECRET_EDGE, tolerance=40)
+    assert on > 10 and count_near(theirs, cr.whole_map_point("D6"), cr.R * 0.6, SECRET_EDGE, tolerance=40) < on / 5
+    assert count_near(mine, cr.whole_map_point("K20"), cr.R * 0.6, SECRET_EDGE, tolerance=40) < on / 5
+    assert RULES.view(state, "corteo")["scenario"]["square_hexes"] == []
