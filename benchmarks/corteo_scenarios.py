@@ -12,7 +12,8 @@ play-tested. This script plays N games per scenario under two policies and print
   motorcade drifts East, the rally's pieces toward the barracks, now and then anywhere).
 
 For each: the wins of each side and the draws, the victory levels, the mean final score and the
-mean scenario points of each side, and the seconds a game took. Dice and choices are seeded by the
+mean scenario points of each side, and the seconds a game took; for Sociale also in how many games
+the Corteo formed and how many weak units went home on average. Dice and choices are seeded by the
 game's number, so a run repeats exactly. Neither policy is a player: the figures say how the
 scenario's points are balanced against doing nothing and against noise, not who would win a real
 game. A plain script: no assertions.
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             winners: Counter[str] = Counter()
             levels: Counter[str] = Counter()
             finals, corteo_pts, potere_pts, seconds = [], [], [], []
+            formed, home = 0, []
             for number in range(args.games):
                 state, took = play(key, policy, number)
                 r = state.result
@@ -86,10 +88,13 @@ def main(argv: list[str] | None = None) -> int:
                 corteo_pts.append(state.scored("corteo"))
                 potere_pts.append(state.scored("potere"))
                 seconds.append(took)
+                formed += state.knows("was-formed")
+                home.append(sum(1 for u in state.units if u.loc == "home"))
             mean = (lambda xs: statistics.fmean(xs) if xs else float("nan"))
             print(f"{key:18} {policy:9} {args.games:5d} {winners['corteo']:6d} {winners['draw']:5d} "
                   f"{winners['potere']:6d} {mean(finals):7.1f} {mean(corteo_pts):6.1f} {mean(potere_pts):6.1f} "
-                  f"{mean(seconds):7.2f}  " + ", ".join(f"{k} {v}" for k, v in sorted(levels.items())))
+                  f"{mean(seconds):7.2f}  " + ", ".join(f"{k} {v}" for k, v in sorted(levels.items()))
+                  + (f"; formed {formed}, gone home {mean(home):.1f}" if key == "sociale" else ""))
             sys.stdout.flush()
     return 0
 
