@@ -1,0 +1,97 @@
+"""The claims and the mailbox lease on PostgreSQL, seen from two workers in one process
+(each with connections of its own): what one holds the other skips, and a holder that
+dies (its connection ends) leaves the work to the other at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+
+from pbem.config import from_mapping
+from pbem.db.models import OutboxMail
+from pbem.db.session import make_engine
+from pbem.errors import ConfigError
+from pbem.service import claims, games
+from pbem.service.claims import Claims
+from pbem.service.context import Context, ManualClock
+from pbem.service.lease import MailboxLease
+from pbem.service.workers import ROLES, parse_roles
+from tests.workers.harness import postgres_url
+
+
+@pytest.fixture
+def two(tmp_path) -> Iterator[tuple[Context, Context]]:  # type: ignore[no-untyped-def]
+    url = postgres_url()
+    cfg = from_mapping({"render": {"width": 300}, "security": {"key_file": str(tmp_path / "pbem.key")}}, "claims")
+    clock = ManualClock(datetime(2026, 11, 29, 20, 0, tzinfo=UTC))
+    first = Context(engine=make_engine(url), config=cfg, clock=clock)
+    second = Context(engine=make_engine(url, "none"), config=cfg, clock=clock)
+    games.create(first, "kriegspiel", "Claims", [games.SeatSpec("north", "nora@players.example"),
+                                                 games.SeatSpec("south", "sandro@players.example")])
+    yield first, second
+    first.engine.dispose()
+    second.engine.dispose()
+
+
+def test_the_mailbox_lease_is_one_workers_and_passes_on_when_it_dies(two: tuple[Context, Context]) -> None:
+    a, b = MailboxLease(two[0].engine), MailboxLease(two[1].engine)
+    assert a.hold() and a.hold()  # held, and held again
+    assert not b.hold() and not b.held
+    assert a._conn is not None
+    a._conn.invalidate()  # the worker's connection ends as a killed process's does
+    a._conn = None
+    assert b.hold() and b.held
+    assert not a.hold()
+    b.release()
+    assert a.hold()
+    a.release()
+
+
+def test_an_outbox_row_is_sent_by_one_worker(two: tuple[Context, Context]) -> None:
+    ctx_a, ctx_b = two
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    with ctx_a.session() as s:
+        row_id = s.exec(OutboxMail.__table__.select()).first().id  # type: ignore[attr-defined]
+    assert a.outbox_row(ctx_a, row_id)
+    assert not b.outbox_row(ctx_b, row_id)  # a sends it now
+    with ctx_a.session() as s:  # a records it as sent, then lets go
+        row = s.get(OutboxMail, row_id)
+        assert row is not None
+        row.status = "sent"
+        s.add(row)
+        s.commit()
+    a.give_back_all(claims.OUTBOX)
+    assert not b.outbox_row(ctx_b, row_id)  # free now, but sent: not sent again
+    a.close()
+    b.close()
+
+
+def test_a_dead_workers_claim_is_taken_over(two: tuple[Context, Context]) -> None:
+    ctx_a, ctx_b = two
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    with ctx_a.session() as s:
+        row_id = s.exec(OutboxMail.__table__.select()).first().id  # type: ignore[attr-defined]
+    assert a.outbox_row(ctx_a, row_id)
+    a._conn.invalidate()  # killed: the connection, and the lock with it, is gone
+    assert b.outbox_row(ctx_b, row_id)
+    b.close()
+
+
+def test_a_game_being_resolved_is_skipped_not_waited_for(two: tuple[Context, Context]) -> None:
+    ctx_a, ctx_b = two
+    with ctx_a.session() as sa, ctx_b.session() as sb:
+        assert claims.claim_game(sa, "k1") is not None
+        assert claims.claim_game(sb, "k1") is None  # SKIP LOCKED: at once, no wait
+        assert claims.once_at_a_time(sa, claims.REMINDERS)
+        assert not claims.once_at_a_time(sb, claims.REMINDERS)
+        sa.rollback()
+        assert claims.claim_game(sb, "k1") is not None
+
+
+def test_roles() -> None:
+    assert parse_roles("all") == frozenset(ROLES)
+    assert parse_roles("maps, outbox") == {"maps", "outbox"}
+    with pytest.raises(ConfigError, match="unknown role mapz"):
+        parse_roles("mapz")
