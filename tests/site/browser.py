@@ -12,6 +12,7 @@ import os
 import select
 import shutil
 import subprocess
+import tempfile
 import time
 from typing import Any
 
@@ -27,6 +28,7 @@ class Browser:
         exe = chromium()
         if exe is None:
             raise RuntimeError("chromium is not installed (scripts/install-chromium.sh)")
+        self.profile = tempfile.mkdtemp(prefix="pbem-chromium-")
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
 
@@ -37,7 +39,7 @@ class Browser:
         self.proc = subprocess.Popen(
             [exe, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run",
              "--hide-scrollbars", "--allow-file-access-from-files", f"--window-size={width},{height}",
-             "--user-data-dir=" + os.path.join("/tmp", f"pbem-chromium-{os.getpid()}-{id(self)}"), "about:blank"],
+             f"--user-data-dir={self.profile}", "about:blank"],
             preexec_fn=fds, pass_fds=(3, 4, to_child_r, from_child_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_child_r)
         os.close(from_child_w)
@@ -63,6 +65,7 @@ class Browser:
                 os.close(fd)
             except OSError:
                 pass
+        shutil.rmtree(self.profile, ignore_errors=True)
 
     def __enter__(self) -> "Browser":
         return self
