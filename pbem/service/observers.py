@@ -258,8 +258,8 @@ def drafts(session: Session, ctx: Context, game: Game, rules: Rules, last_seq: i
     by_seq = {r.seq: r for r in store.phases(session, game.id)}
     for obs in of_game(session, game.id):
         shown = [r for r in rows if obs.seen_seq < r.seq <= upto]
-        if not shown or obs.id is None:
-            continue
+        if not shown or obs.id is None or plays_in(session, game, obs.address):
+            continue  # an observer who took a seat since reads the seat's reports, not these
         lang = obs.language
         state = rules.decode_state(json.loads(shown[-1].state_json))
         view = rules.view(state, None)  # the spectator's: the game's own redaction point
