@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from pbem.core.i18n import Catalog, msg
-from pbem.games.corteo import flow, guide, mobiles
+from pbem.games.corteo import flow, guide, mobiles, plan_scenario
 from pbem.games.corteo.board import city
 from pbem.games.corteo.plan import Planner, reinforcement_due
 from pbem.games.corteo.scenario import Scenario, scenario
@@ -44,7 +44,8 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str) -> str:
     out = ["# " + t("tpl-phase", phase=t(f"phase-{stage}"), hand=state.hand)]
     sc = scenario(state.scenario)
     if stage == "setup":
-        out.append("# " + t(f"tpl-setup-{seat}", place=city().start))
+        if sc is None or not sc.numbers.get("deploy"):  # D Sociale: its own set-up lines instead
+            out.append("# " + t(f"tpl-setup-{seat}", place=city().start))
         if sc is not None:
             out += ["# " + line for line in _scenario_setup(t, sc, p, seat)]
     elif stage.endswith("-movement"):
@@ -91,7 +92,7 @@ def _scenario_setup(t: Callable[..., str], sc: Scenario, p: Planner, seat: str) 
             out += [t("tpl-deploy"), t("tpl-secret")]
     else:
         service = ", ".join(f"{r.count} {r.kind} ({t(f'where-setup-{r.where}', square=sc.square)})" for r in sc.setup)
-        out.append(t("tpl-setup-service", service=service))
+        out.append(t("tpl-setup-all" if sc.flag("all_at_start") else "tpl-setup-service", service=service))
         pieces = list(b.mobiles)
         if pieces:
             out.append(t("tpl-setup-mobiles", square=sc.square, first=pieces[0], pieces=" ".join(pieces)))
@@ -109,6 +110,9 @@ def _scenario_movement(t: Callable[..., str], sc: Scenario, p: Planner, seat: st
                    t("tpl-accused-corteo", units=" ".join(accused), hexes=" ".join(sc.hexes("court_hexes")),
                      square=sc.square))
     if seat == CORTEO:
+        homeward = [u for u in b.map_units(CORTEO) if plan_scenario.weak(p, u)]
+        if homeward:  # D Sociale: the weak units going home
+            out.append(t("tpl-going-home", units=" ".join(homeward)))
         waiting = [u for u in b.ids(CORTEO) if b.counter(u).set == "poc" and b.units[u].waiting]
         if waiting:
             out.append(t("tpl-dissidents", component=p.state.head_component or "-",

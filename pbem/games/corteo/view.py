@@ -82,7 +82,7 @@ def _scenario(state: State, viewer: str | None) -> dict[str, Any] | None:
         "facts": [f for f in state.facts if not f.startswith("counted-")],
         "accused": [u.id for u in state.units if u.id in sc.hexes("accused") and u.waiting
                     and u.loc in sc.hexes("trial_hexes")],
-        "secret": list(state.secret) if viewer == CORTEO or state.knows("secret-revealed") else None,
+        "secret": list(state.secret) if state.secret and (viewer == CORTEO or state.knows("secret-revealed")) else None,
         "formed": state.knows("formed"),
     }
 

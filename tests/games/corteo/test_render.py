@@ -112,13 +112,17 @@ def px(point: tuple[float, float]) -> tuple[int, int]:
     return round(point[0] * SCALE), round(point[1] * SCALE)
 
 
+def colours(img: Image.Image, box: tuple[int, int, int, int]) -> list[tuple[int, tuple[int, ...]]]:
+    """The (count, rgb) pairs of a crop of an RGB image (PIL types a pixel as an int, a float or a tuple)."""
+    return [(n, c) for n, c in img.crop(box).getcolors(1 << 20) or [] if isinstance(c, tuple)]
+
+
 def count_near(img: Image.Image, centre: tuple[float, float], reach: float, colour: str, tolerance: int = 24) -> int:
     """Pixels of ``colour`` within ``reach`` user units of ``centre``."""
     x0, y0 = px((centre[0] - reach, centre[1] - reach))
     x1, y1 = px((centre[0] + reach, centre[1] + reach))
     target = theme.rgb(colour)
-    return sum(n for n, c in img.crop((x0, y0, x1, y1)).getcolors(1 << 20) or []
-               if all(abs(a - b) <= tolerance for a, b in zip(c, target)))
+    return sum(n for n, c in colours(img, (x0, y0, x1, y1)) if all(abs(a - b) <= tolerance for a, b in zip(c, target)))
 
 
 def share_near(img: Image.Image, centre: tuple[float, float], reach: float, colour: str) -> float:
@@ -240,7 +244,7 @@ def bluish(img: Image.Image, centre: tuple[float, float], reach: float) -> int:
     """Pixels of the power's hatching blue (drawn at 70 % over the terrain) near ``centre``."""
     x0, y0 = px((centre[0] - reach, centre[1] - reach))
     x1, y1 = px((centre[0] + reach, centre[1] + reach))
-    return sum(n for n, (r, g, b) in img.crop((x0, y0, x1, y1)).getcolors(1 << 20) or [] if b - r > 70 and b > 140)
+    return sum(n for n, (r, g, b) in colours(img, (x0, y0, x1, y1)) if b - r > 70 and b > 140)
 
 
 def test_zoc_is_hatched_only_on_request():

@@ -52,6 +52,12 @@ def test_set_up_errors():
 GOVERNO = "K17"  # Piazza Fontana, 5 points a hex
 
 
+def objective_value(label: str) -> int:
+    o = city().objective_at(city().hex(label))
+    assert o is not None, label
+    return o.value
+
+
 def test_entering_an_objective_ends_the_move():
     """C 12a: "Gli esa-obiettivi obbligano tutte le unità che passano attraverso essi a FERMARSI"."""
     terrains(L17="viale", K17="obiettivo", J17="strada")
@@ -65,7 +71,7 @@ def test_an_objective_held_at_the_end_of_a_hand_is_covered_and_scored_when_left(
     is covered ("va immediatamente ricoperto"), its points are the corteo's, and the hex "si
     considera come un esa-caseggiato, cioè VIETATO a qualsiasi giocatore"."""
     terrains(K17="obiettivo", L17="viale")
-    value = city().objective_at(city().hex(GOVERNO)).value
+    value = objective_value(GOVERNO)
     state = position({"MOV6": GOVERNO}, stage="potere-movement")
     held = resolve(state, "potere", "PASS", [])
     assert (held.hand, held.held) == (3, (GOVERNO,))
@@ -96,7 +102,7 @@ def test_two_units_on_an_objective_score_it_once():
     """C 12a: "I punti non variano se ad occupare l'obiettivo sono due unità cumulate"."""
     state = position({"MOV6": GOVERNO, "MOV7": GOVERNO}, hand=3, held=(GOVERNO,))
     new = resolve(state, "corteo", "PASS", [])
-    assert new.points == city().objective_at(city().hex(GOVERNO)).value
+    assert new.points == objective_value(GOVERNO)
 
 
 # -- the end (C 14, 14a, B 15) ------------------------------------------------------------------------------
@@ -116,8 +122,9 @@ def test_after_the_tenth_hand_spezzoni_on_the_map_outside_safe_hexes_score_for_t
     new = resolve(ending(), "potere", "PASS", [])
     assert new.stage == "over"
     r = new.result
-    assert (r.corteo, r.potere, r.final, r.level, r.verdict) == (55, 10, 45, "draw", 40)
-    assert RULES.outcome(new).result == "draw"
+    assert r is not None and (r.corteo, r.potere, r.final, r.level, r.verdict) == (55, 10, 45, "draw", 40)
+    outcome = RULES.outcome(new)
+    assert outcome is not None and outcome.result == "draw"
 
 
 def test_in_the_basic_game_only_the_arrested_count():
@@ -125,8 +132,9 @@ def test_in_the_basic_game_only_the_arrested_count():
     arrestare" (no spezzoni rule): 55 - 4 = 51, a narrow victory of the corteo."""
     new = resolve(ending("basic"), "potere", "PASS", [])
     r = new.result
-    assert (r.potere, r.final, r.level, r.verdict) == (4, 51, "corteo-narrow", 50)
-    assert RULES.outcome(new).winners == ("corteo",)
+    assert r is not None and (r.potere, r.final, r.level, r.verdict) == (4, 51, "corteo-narrow", 50)
+    outcome = RULES.outcome(new)
+    assert outcome is not None and outcome.winners == ("corteo",)
 
 
 def test_objectives_held_at_the_end_of_the_tenth_hand_count():
@@ -135,7 +143,7 @@ def test_objectives_held_at_the_end_of_the_tenth_hand_count():
     terrains(K17="obiettivo")
     state = position({"MOV6": GOVERNO}, hand=10, stage="potere-movement", points=0)
     new = resolve(state, "potere", "PASS", [])
-    assert new.result.corteo == city().objective_at(city().hex(GOVERNO)).value
+    assert new.result is not None and new.result.corteo == objective_value(GOVERNO)
 
 
 def test_victory_levels_and_the_comments_of_14a():
@@ -164,11 +172,11 @@ def test_the_advanced_table_adds_the_rout_of_the_corteo_below_20_under_zero():
     assert sum(counter(u).unit.power for u in where) == 22
     state = position(where, hand=10, stage="potere-movement", points=1)
     new = resolve(state, "potere", "PASS", [])
-    assert (new.result.final, new.result.level) == (-21, "corteo-rout")
+    assert new.result is not None and (new.result.final, new.result.level) == (-21, "corteo-rout")
     outcome = RULES.outcome(new)
     assert outcome is not None and outcome.winners == ("potere",) and outcome.reason == "corteo-rout"
     basic = resolve(replace(state, mode="basic"), "potere", "PASS", [])
-    assert (basic.result.final, basic.result.level) == (-21, "potere-crushing")  # B 15: five rows only
+    assert basic.result is not None and (basic.result.final, basic.result.level) == (-21, "potere-crushing")  # B 15: five rows only
 
 
 # -- 13d the national march -----------------------------------------------------------------------------------

@@ -613,3 +613,18 @@ def test_sociale_barricades_are_used_again():
     plain = scene("antifascista", {"CE1": "K19"}, hand=3, stage="potere-movement",
                   barricades=(Barricade("K20", 2),), barricades_left=0)
     assert resolve(plain, "potere", "CLEAR CE1 K20").barricades_left == 0
+
+
+def test_sociale_orders_template():
+    """D Sociale: the ORDERS template gives the corteo its split deployment and the secret place
+    ("Prima dell'inizio del gioco il giocatore-corteo deve scrivere su un foglio il nome del luogo"), the
+    power its whole set-up ("dispone le sue unità prima che cominci il gioco"), and from the sixth hand
+    the weak units going home ("iniziano a dirigersi verso i più vicini bordi della mappa")."""
+    state = RULES.new_game(["corteo", "potere"], {"scenario": "sociale"})
+    corteo = RULES.template(state, "corteo", "it")
+    assert "FORMAZIONE <almeno 11 esa grigi>" in corteo and "Piazza Mento" not in corteo
+    assert "nessun rinforzo dopo" in RULES.template(state, "potere", "it")
+    sixth = scene("sociale", {"RAD1": "K20", "MOV1": "K22"}, hand=6)
+    text = RULES.template(sixth, "corteo", "en")
+    assert "Going home" in text and "RAD1" in text.split("Going home")[1].splitlines()[0]
+    assert "MOV1" not in text.split("Going home")[1].splitlines()[0]
