@@ -114,6 +114,9 @@ def scenario_lines(t: Callable[..., str], view: Mapping[str, Any]) -> list[str]:
         out.append(t("report-lines", lines=", ".join(lines) or "-"))
     if sc.get("accused"):
         out.append(t("report-accused", units=" ".join(sc["accused"])))
+    for side, row in (sc.get("factions") or {}).items():  # D Antirepressivo: "una tabella separata" (ours)
+        out.append(t("report-faction", faction=t(f"faction-{side}"), objectives=row["objectives"], freed=row["freed"],
+                     arrested=row["arrested"], total=row["objectives"] + row["freed"] - row["arrested"]))
     if sc["key"] == "sociale":
         out.append(t("report-formed", state=t("report-formed-yes" if sc.get("formed") else "report-formed-no")))
         if sc.get("secret"):  # D Sociale: only in the corteo's view until revealed (view.py)

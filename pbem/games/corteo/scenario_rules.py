@@ -16,6 +16,7 @@ from pbem.games.corteo.scenario import Scenario, scenario
 from pbem.games.corteo.score import result
 from pbem.games.corteo.state import CORTEO, POTERE, PRISON, Note, State, Tally
 from pbem.games.corteo.tables import TABLES
+from pbem.games.corteo.units import counter
 
 LINES = ("mura", "fiume", "est")
 
@@ -75,10 +76,19 @@ def on_trial(board: Board, sc: Scenario) -> list[str]:
     return [u for u in sc.hexes("accused") if board.units[u].waiting and board.loc(u) in trial]
 
 
-def _free(board: Board, sc: Scenario, units: list[str], how: str) -> None:
+def faction(sc: Scenario, uid: str) -> str:
+    """D Antirepressivo, OURS: the corteo's two factions of "una tabella separata dei punti/vittoria per le
+    sedicenti «Destra e Sinistra» dei manifestanti": "destra" the components at the Head ("La prima è
+    tipica delle componenti che sono inizialmente in Testa: radicali, zombies, gruppi"), "sinistra" the
+    others ("Alla seconda sono portati gli spezzoni «tozzi» come quelli di AUTOP")."""
+    return "destra" if counter(uid).component in sc.heads else "sinistra"
+
+
+def _free(board: Board, sc: Scenario, units: list[str], how: str, by: str) -> None:
     """The accused leave the Tribunale and join the Corteo: each on the nearest free hex it may
-    stand on (OURS), 10 points each (OURS)."""
+    stand on (OURS), 10 points each (OURS), to the faction ``by`` in the separate tally."""
     for uid in units:
+        board.facts.add(f"freed-by:{uid}:{by}")
         here = hexof(board.loc(uid))
         assert here is not None
         board.units[uid] = replace(board.units[uid], waiting=False)
@@ -94,8 +104,9 @@ def _freed_by_force(board: Board, sc: Scenario) -> None:
     """D Antirepressivo, strategy b: "possono agire tentando di arrivare al Tribunale, per liberare i
     processati". OURS: a corteo unit on a TRIBUNALE objective hex before the building after one of
     the corteo's phases frees them all."""
-    if any(board.at(label, CORTEO) for label in sc.hexes("court_hexes")):
-        _free(board, sc, on_trial(board, sc), "freed")
+    there = [u for label in sc.hexes("court_hexes") for u in board.at(label, CORTEO)]
+    if there:
+        _free(board, sc, on_trial(board, sc), "freed", faction(sc, sorted(there)[0]))
 
 
 def sentence(state: State, dice: Dice) -> State:
@@ -124,7 +135,7 @@ def sentence(state: State, dice: Dice) -> State:
         board.notes.append(Note("note-sentence", (("unit", uid), ("roll", str(roll)))))
         if TABLES.roll_succeeds(str(sc.numbers["sentence_roll"]), roll):
             freed.append(uid)
-    _free(board, sc, freed, "acquitted")
+    _free(board, sc, freed, "acquitted", "destra")  # strategy a: "tipica delle componenti ... in Testa"
     final = result(board)
     log = state.log[:-1] + (replace(state.log[-1], notes=state.log[-1].notes + tuple(board.notes)),)
     return replace(state, units=tuple(board.units[u] for u in board.units), tally=tuple(board.tally), log=log,
@@ -216,6 +227,41 @@ def hand_end(board: Board) -> None:
     elif sc.key == "sociale":
         _head_points(board, sc)
         _formed(board, sc)
+    elif sc.key == "antirepressivo":
+        _held_by(board, sc)
+
+
+def _held_by(board: Board, sc: Scenario) -> None:
+    """D Antirepressivo, OURS: for the factions' separate tally, the faction holding each objective hex at
+    the end of the hand (its points are that faction's when the hex is covered, 12a)."""
+    for h in city().objective_hexes:
+        units = sorted(board.at(h, CORTEO))
+        if not units or h.label in board.covered:
+            continue
+        board.facts -= {f for f in board.facts if f.startswith(f"held-by:{h.label}:")}
+        board.facts.add(f"held-by:{h.label}:{faction(sc, units[0])}")
+
+
+def factions(state: State) -> dict[str, dict[str, int]] | None:
+    """D Antirepressivo, OURS: each faction's objectives covered, accused freed and units arrested; one
+    score still decides the game."""
+    sc = scenario(state.scenario)
+    if sc is None or sc.key != "antirepressivo":
+        return None
+    out = {f: {"objectives": 0, "freed": 0, "arrested": 0} for f in ("destra", "sinistra")}
+    held = dict(f.split(":")[1:] for f in state.facts if f.startswith("held-by:"))
+    for label in state.covered:
+        h = city().parse(label)
+        o = city().objective_at(h) if h is not None else None
+        if o is not None and label in held:
+            out[held[label]]["objectives"] += objective_points(state, o)
+    for f in state.facts:
+        if f.startswith("freed-by:"):
+            out[f.split(":")[2]]["freed"] += sc.number("freed_points")
+    for u in state.units:
+        if u.loc == PRISON and counter(u.id).side == CORTEO:
+            out[faction(sc, u.id)]["arrested"] += counter(u.id).unit.power
+    return out
 
 
 def _stop_points(board: Board, sc: Scenario) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from pbem.core.rules import View
 from pbem.games.corteo.board import Board, city
 from pbem.games.corteo.scenario import scenario
+from pbem.games.corteo.scenario_rules import factions
 from pbem.games.corteo.score import potere_points
 from pbem.games.corteo.tables import TABLES
 from pbem.games.corteo.state import CORTEO, POTERE, PRISON, RESERVE, Fight, PhaseLog, State, Throw, off_parts
@@ -84,6 +85,7 @@ def _scenario(state: State, viewer: str | None) -> dict[str, Any] | None:
                     and u.loc in sc.hexes("trial_hexes")],
         "secret": list(state.secret) if state.secret and (viewer == CORTEO or state.knows("secret-revealed")) else None,
         "formed": state.knows("formed"),
+        "factions": factions(state),  # D Antirepressivo: the separate tally of "Destra e Sinistra" (ours)
     }
 
 

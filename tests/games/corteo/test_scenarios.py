@@ -628,3 +628,31 @@ def test_sociale_orders_template():
     text = RULES.template(sixth, "corteo", "en")
     assert "Going home" in text and "RAD1" in text.split("Going home")[1].splitlines()[0]
     assert "MOV1" not in text.split("Going home")[1].splitlines()[0]
+
+
+def test_antirepressivo_the_factions_separate_tally():
+    """D Antirepressivo: "dispute sulla componente che deve avere la testa del Corteo, fino ad una tabella
+    separata dei punti/vittoria per le sedicenti «Destra e Sinistra» dei manifestanti". Ours: «Destra» the
+    Head's components ("La prima è tipica delle componenti che sono inizialmente in Testa: radicali,
+    zombies, gruppi"), «Sinistra» the others ("gli spezzoni «tozzi» come quelli di AUTOP"); each is
+    credited the objectives it held, the accused it freed, and charged its units arrested. One score
+    still decides the game."""
+    terrains(G14="viale", G13="obiettivo", K17="obiettivo")
+    on_trial = {"MOV14": {"waiting": True}, "MOV15": {"waiting": True}, "MOV16": {"waiting": True}}
+    state = scene("antirepressivo", {"AUT1": "G14", "MOV14": "F12", "MOV15": "G12", "MOV16": "H12", "RAD1": "K17",
+                                     "ZOM1": "prison"}, flags=on_trial, head_component="RAD", hand=4)
+    freed = resolve(state, "corteo", "MOVE AUT1 G13")
+    assert {f for f in freed.facts if f.startswith("freed-by:")} == {
+        "freed-by:MOV14:sinistra", "freed-by:MOV15:sinistra", "freed-by:MOV16:sinistra"}
+    from pbem.games.corteo.flow import end_of_hand
+
+    closed = end_of_hand(freed)  # the end of the hand (12a), where the holders are noted
+    assert "held-by:K17:destra" in closed.facts and "held-by:G13:sinistra" in closed.facts
+    covered = replace(closed, covered=("K17",))
+    view = RULES.view(covered, None)["scenario"]["factions"]
+    governo = objective_points(covered, city().objective_at(city().hex("K17")))  # type: ignore[arg-type]
+    assert view == {"destra": {"objectives": governo, "freed": 0, "arrested": counter("ZOM1").unit.power},
+                    "sinistra": {"objectives": 0, "freed": 30, "arrested": 0}}
+    assert "«Sinistra» (le altre componenti): obiettivi 0, processati liberati 30" in RULES.describe(
+        RULES.view(covered, "potere"), "it")
+    assert RULES.view(scene("sociale"), None)["scenario"]["factions"] is None
