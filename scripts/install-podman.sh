@@ -49,7 +49,7 @@ default_base=$(sed -n 's/^ARG BASE=//p' deploy/Containerfile)
 base="${PBEM_IMAGE_BASE:-}"
 if [ -z "$base" ]; then
     if $SUDO podman image exists "$default_base" \
-        || $SUDO timeout 60 podman pull -q "$default_base" >>"$LOG" 2>&1; then
+        || $SUDO timeout 120 podman pull -q "$default_base" >>"$LOG" 2>&1; then
         base="$default_base"
     elif $SUDO podman image exists "$LOCAL_BASE"; then
         base="$LOCAL_BASE"
