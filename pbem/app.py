@@ -27,7 +27,7 @@ from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
 from pbem.service import budget, inbound, logjson, outbox, receipt, retention, sdnotify, status, turns
-from pbem.service import workers
+from pbem.service import queue, workers
 from pbem.service.claims import Claims
 from pbem.service.lease import TRY_SECONDS, MailboxLease
 from pbem.service.context import Context
@@ -165,8 +165,10 @@ class App:
         lock, then handled under that lock alone: the deadline and outbox jobs run between
         mails and while a mail is being read."""
         summary = summary or CycleSummary()
-        if "inbox" not in self.roles or not await asyncio.to_thread(self.lease.hold):
-            return 0  # another worker reads the mailbox
+        if "inbox" not in self.roles:
+            return 0
+        if self.claims.shared:  # PostgreSQL: the reader stores, any worker handles (pbem.service.queue)
+            return await self._store_and_handle(summary)
         async with self._inbox_lock:
             mails = await self.inbox.fetch_new()
             for fetched in mails:
@@ -176,6 +178,47 @@ class App:
                 await self.inbox.mark_seen(fetched.uid)
             summary.fetched += len(mails)
             return len(mails)
+
+    async def _store_and_handle(self, summary: CycleSummary) -> int:
+        """Workers on PostgreSQL: the mailbox reader stores each mail and marks it \\Seen;
+        then this worker handles the stored mails it can claim, one transaction each."""
+        count = 0
+        got: inbound.Handled | None
+        if await asyncio.to_thread(self.lease.hold):
+            async with self._inbox_lock:
+                mails = await self.inbox.fetch_new()
+                for fetched in mails:
+                    if fetched.raw is None:
+                        async with self._lock:
+                            got = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
+                                                          fetched.uidvalidity, fetched.size, fetched.head)
+                    else:
+                        got = await asyncio.to_thread(queue.store, self.ctx, fetched.raw)
+                    if got is not None:
+                        summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
+                    checkpoint("inbound.after-commit")
+                    await self.inbox.mark_seen(fetched.uid)
+                count = len(mails)
+                summary.fetched += count
+        while (claimed := await asyncio.to_thread(queue.claim, self.ctx, self.claims)) is not None:
+            row_id, raw = claimed
+            try:
+                with logjson.about_mail(mail=row_id) as about:
+                    over = await asyncio.to_thread(self.inspector.check, raw)
+                    async with self._lock:
+                        if over is not None:
+                            result = await asyncio.to_thread(receipt.over_budget, self.ctx, row_id, raw, over)
+                        else:
+                            result = await asyncio.to_thread(inbound.handle, self.ctx, raw, row_id)
+                    about.update(game=result.game_id)
+                    if result.status == "orders":
+                        about["seat"] = await asyncio.to_thread(self._seat_of, result.inbound_id)
+                        log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
+                                 about["seat"], result.inbound_id)
+            finally:
+                await asyncio.to_thread(queue.done, self.ctx, self.claims, row_id)
+            summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+        return count
 
     async def _one_mail(self, fetched: Any) -> inbound.Handled:
         """One mail; every line logged meanwhile names it (and its game and seat once known)."""

@@ -209,6 +209,9 @@ class InboundMail(SQLModel, table=True):
     game_id: Optional[str] = None
     note: str = _text("")
     raw: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    #: Workers on PostgreSQL: the mail as it came, sealed, from the mailbox reader until a
+    #: worker has handled it (`pbem.service.queue`); None once handled.
+    held: Optional[bytes] = Field(default=None, sa_column=Column(SealedBytes(), nullable=True))
 
 
 class OutboxMail(SQLModel, table=True):

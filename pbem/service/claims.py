@@ -6,7 +6,7 @@ Each unit of work is claimed before it is done, so that two workers never do it 
   own transaction (`claim_game`): a game another worker is resolving is skipped, not waited for;
 * a job that runs once over many games (the reminders): a transaction-level advisory lock,
   tried, never waited for (`once_at_a_time`);
-* an outbox row or a report job, whose work spans several transactions and a network
+* an outbox row, a report job or a stored inbound mail (`pbem.service.queue`), whose work spans several transactions and a network
   send or a map drawing: a session-level advisory lock on a connection of the worker's own
   (`Claims`). The row is read again once the lock is held: whatever the holder before
   committed (sent, done) is seen, so nothing is done twice. A worker that dies loses its
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 #: The advisory locks pbem takes: two keys, the kind of work (near "pbem", 0x7062656D, so
 #: that no other program's locks on the same database collide) and the row (0: none).
 PBEM = 0x7062656D
-OUTBOX, REPORT, REMINDERS, MAILBOX = PBEM + 1, PBEM + 2, PBEM + 3, PBEM + 4
+OUTBOX, REPORT, REMINDERS, MAILBOX, INBOUND = PBEM + 1, PBEM + 2, PBEM + 3, PBEM + 4, PBEM + 5
 
 
 def shared(engine: Engine) -> bool:
@@ -76,7 +76,8 @@ class Claims:
             self._held.clear()  # a new connection holds nothing
         return self._conn
 
-    def _take(self, kind: int, row_id: int) -> bool:
+    def take(self, kind: int, row_id: int) -> bool:
+        """Claim row ``row_id`` of work ``kind``; False: another worker (or this one) is at it."""
         with self._guard:
             if (kind, row_id) in self._held:
                 return False  # this worker is at it already
@@ -107,7 +108,7 @@ class Claims:
     def outbox_row(self, ctx: Context, row_id: int) -> bool:
         """Claim an outbox row that is still due; False: another worker sends it or sent it."""
         self.give_back_all(OUTBOX)  # one row at a time: the one before is recorded
-        if not self._take(OUTBOX, row_id):
+        if not self.take(OUTBOX, row_id):
             return False
         with ctx.session() as s:
             row = s.get(OutboxMail, row_id)
@@ -128,7 +129,7 @@ class Claims:
         for job_id in ids:
             if len(got) >= want:
                 break
-            if not self._take(REPORT, job_id):
+            if not self.take(REPORT, job_id):
                 continue
             with ctx.session() as s:  # read again under the claim: done meanwhile?
                 job = s.get(ReportJob, job_id)

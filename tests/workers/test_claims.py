@@ -95,3 +95,30 @@ def test_roles() -> None:
     assert parse_roles("maps, outbox") == {"maps", "outbox"}
     with pytest.raises(ConfigError, match="unknown role mapz"):
         parse_roles("mapz")
+
+
+def test_a_stored_mail_is_handled_by_one_worker_and_retried_once_after_deaths(two: tuple[Context, Context]) -> None:
+    """pbem.service.queue: the reader stores, a worker claims; a worker that dies with it
+    leaves it to the next (one more try), two deaths make it an error, never read again."""
+    from pbem.db.models import InboundMail
+    from pbem.service import queue
+
+    ctx_a, ctx_b = two
+    raw = b"From: nora@players.example\r\nTo: pbem@localhost\r\nSubject: hi\r\n\r\nHELP\r\n"
+    assert queue.store(ctx_a, raw) is None
+    assert queue.store(ctx_a, raw) is None  # fetched again before it was handled: stored once
+    a, b, c = Claims(ctx_a.engine), Claims(ctx_b.engine), Claims(ctx_b.engine)
+    claimed = queue.claim(ctx_a, a)
+    assert claimed is not None and claimed[1] == raw
+    assert queue.claim(ctx_b, b) is None  # a is at it
+    a._conn.invalidate()  # a dies with it
+    again = queue.claim(ctx_b, b)
+    assert again is not None and again[0] == claimed[0]
+    with ctx_b.session() as s:
+        assert (row := s.get(InboundMail, claimed[0])) is not None and row.status == "retrying"
+    b._conn.invalidate()  # and b too
+    assert queue.claim(ctx_b, c) is None
+    with ctx_b.session() as s:
+        row = s.get(InboundMail, claimed[0])
+        assert row is not None and row.status == "error" and row.held is None
+    c.close()
