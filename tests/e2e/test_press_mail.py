@@ -65,11 +65,12 @@ async def app(embedded_mail: MailHarness, db_url: str) -> AsyncIterator[App]:
     players.clock = clock
     inbox = embedded_mail.inbox(cfg.server.address)
     await inbox.connect()
+    app = App(ctx, inbox, embedded_mail.sender())
     try:
-        yield App(ctx, inbox, embedded_mail.sender())
+        yield app
     finally:
         players.clock = None
-        await inbox.close()
+        await app.stop()  # on PostgreSQL: the mailbox reader's lease goes back, for the next test's server
         ctx.engine.dispose()
 
 

@@ -15,6 +15,7 @@ from sqlmodel import select
 
 from pbem.db.models import PressRow
 from pbem.service import archive, games, inbound, observers, store
+from pbem.service.verify import verify_data
 from tests.service.helpers import BLUE, RED, outbox, text_of
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
@@ -92,13 +93,18 @@ def test_grey_press_hides_the_sender_and_records_it(ctx, duel) -> None:  # type:
     assert "from red to blue" in text_of(outbox(ctx, to=RED, kind="reply")[-1])
     # not in the archive before the end; after it, anonymous still
     assert "press" not in archive.archive_data(ctx, game_id)
+    for seat, address in (("red", RED), ("blue", BLUE)):  # a turn played, then the game ends
+        assert _press(ctx, address, game_id, seat, secrets[seat], ["PLAY 2"]).status == "orders"
     with ctx.session() as s:
         from pbem.service import votes
 
         votes.end_game(s, ctx, store.get_game(s, game_id), "draw", [], "game_master")
         s.commit()
-    (published,) = archive.archive_data(ctx, game_id)["press"]
+    data = archive.archive_data(ctx, game_id)
+    (published,) = data["press"]
     assert published["from"] is None and published["to"] == ["blue"] and published["text"] == pasted
+    assert RED not in json.dumps(data["press"])  # seats, never addresses
+    assert verify_data(data).ok  # the archive with its press still verifies
 
 
 def _attached(sender: str, body: str) -> bytes:
