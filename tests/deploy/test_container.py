@@ -1,6 +1,6 @@
-"""deploy/Containerfile's contract, read from the file (this machine cannot pull the base
-image; .ci/run builds the image and waits for its health check where a registry answers):
-a non-root user, a default configuration baked in at PBEM_CONFIG (no empty volume over it),
+"""deploy/Containerfile's contract, read from the file (the image itself is built, started
+and health-checked by .ci/run through scripts/install-podman.sh, on a local Debian base where
+no registry answers): a non-root user, a default configuration baked in at PBEM_CONFIG (no empty volume over it),
 data in the one volume, no port published, a HEALTHCHECK on `pbem status`. The defaults
 themselves are started here as the image would start them, paths rewritten into a folder."""
 
