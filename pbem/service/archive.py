@@ -221,10 +221,22 @@ def export(ctx: Context, game_id: str, out: Path, redacted: bool = False) -> Pat
             f"<p>Seats: {html.escape(', '.join(g['seats']))}</p><p>Dice commitment: <code>{g['commitment']}</code></p>{seed}"
             f"<h2>Start</h2><img src=\"maps/start.png\" alt=\"starting position\"><h2>Turns</h2>"
             f"<table><tr><th>turn</th><th>phase</th><th>{'orders from' if redacted else 'orders'}</th><th>dice</th>"
-            f"<th>hash</th></tr>{''.join(rows)}</table>{check}")
+            f"<th>hash</th></tr>{''.join(rows)}</table>{check}{'' if redacted else _press_html(data)}")
     index = out / "index.html"
     index.write_text(_page(g["name"], body), encoding="utf-8")
     return index
+
+
+def _press_html(data: Mapping[str, Any]) -> str:
+    """The messages between seats, published with the full archive once the game is over (grey
+    press still anonymous)."""
+    items = data.get("press") or []
+    if not items:
+        return ""
+    rows = [f"<li>Turn {p['turn']}, {html.escape(p['from'] or 'anonymous')} to "
+            f"{'every seat' if p['everyone'] else html.escape(', '.join(p['to']))}:<pre>{html.escape(p['text'])}</pre></li>"
+            for p in items]
+    return f"<h2>Press</h2><ul>{''.join(rows)}</ul>"
 
 
 def _parse(value: str | None) -> Any:

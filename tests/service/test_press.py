@@ -72,7 +72,7 @@ def test_white_press_reaches_every_holder_and_the_senders_team_mates(ctx) -> Non
         assert ("Shall we share the ring?" in history) == (expected == 2), (seat, history)
 
 
-def test_grey_press_hides_the_sender_and_records_it(ctx, duel) -> None:  # type: ignore[no-untyped-def]
+def test_grey_press_hides_the_sender_and_records_it(ctx, duel, tmp_path) -> None:  # type: ignore[no-untyped-def]
     game_id, secrets = duel
     with ctx.session() as s:
         game = store.get_game(s, game_id)
@@ -105,6 +105,8 @@ def test_grey_press_hides_the_sender_and_records_it(ctx, duel) -> None:  # type:
     assert published["from"] is None and published["to"] == ["blue"] and published["text"] == pasted
     assert RED not in json.dumps(data["press"])  # seats, never addresses
     assert verify_data(data).ok  # the archive with its press still verifies
+    page = archive.export(ctx, game_id, tmp_path / "archive").read_text(encoding="utf-8")
+    assert "<h2>Press</h2>" in page and "anonymous to blue" in page and RED not in page
 
 
 def _attached(sender: str, body: str) -> bytes:
