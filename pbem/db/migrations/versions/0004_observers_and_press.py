@@ -22,40 +22,44 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table('observer',
-    sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('language', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('status', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('seen_seq', sa.Integer(), nullable=False),
-    sa.Column('created_at', pbem.db.models.UTCDateTime(), nullable=True),
-    sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
-    sa.PrimaryKeyConstraint('id')
-    )
-    with op.batch_alter_table('observer', schema=None) as batch_op:
-        batch_op.create_index(batch_op.f('ix_observer_address'), ['address'], unique=False)
-        batch_op.create_index(batch_op.f('ix_observer_game_id'), ['game_id'], unique=False)
-        batch_op.create_index(batch_op.f('ix_observer_status'), ['status'], unique=False)
+    """Each step checks first, as 0002: a database whose tables were made from newer
+    models is brought to the schema without making anything twice."""
+    tables = set(sa.inspect(op.get_bind()).get_table_names())
+    if 'observer' not in tables:
+        op.create_table('observer',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('language', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('status', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('seen_seq', sa.Integer(), nullable=False),
+        sa.Column('created_at', pbem.db.models.UTCDateTime(), nullable=True),
+        sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
+        sa.PrimaryKeyConstraint('id')
+        )
+        with op.batch_alter_table('observer', schema=None) as batch_op:
+            batch_op.create_index(batch_op.f('ix_observer_address'), ['address'], unique=False)
+            batch_op.create_index(batch_op.f('ix_observer_game_id'), ['game_id'], unique=False)
+            batch_op.create_index(batch_op.f('ix_observer_status'), ['status'], unique=False)
 
-    op.create_table('press',
-    sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('turn', sa.Integer(), nullable=False),
-    sa.Column('sender_seat', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('sender_address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('to_json', sa.Text(), nullable=False),
-    sa.Column('everyone', sa.Boolean(), nullable=False),
-    sa.Column('mode', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-    sa.Column('body', pbem.db.sealed.SealedText(), nullable=False),
-    sa.Column('created_at', pbem.db.models.UTCDateTime(), nullable=True),
-    sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
-    sa.PrimaryKeyConstraint('id')
-    )
-    with op.batch_alter_table('press', schema=None) as batch_op:
-        batch_op.create_index(batch_op.f('ix_press_game_id'), ['game_id'], unique=False)
-        batch_op.create_index(batch_op.f('ix_press_sender_address'), ['sender_address'], unique=False)
-
+    if 'press' not in tables:
+        op.create_table('press',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('turn', sa.Integer(), nullable=False),
+        sa.Column('sender_seat', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('sender_address', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('to_json', sa.Text(), nullable=False),
+        sa.Column('everyone', sa.Boolean(), nullable=False),
+        sa.Column('mode', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+        sa.Column('body', pbem.db.sealed.SealedText(), nullable=False),
+        sa.Column('created_at', pbem.db.models.UTCDateTime(), nullable=True),
+        sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
+        sa.PrimaryKeyConstraint('id')
+        )
+        with op.batch_alter_table('press', schema=None) as batch_op:
+            batch_op.create_index(batch_op.f('ix_press_game_id'), ['game_id'], unique=False)
+            batch_op.create_index(batch_op.f('ix_press_sender_address'), ['sender_address'], unique=False)
 
 
 def downgrade() -> None:

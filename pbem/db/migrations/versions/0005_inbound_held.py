@@ -20,6 +20,9 @@ depends_on = None
 
 
 def upgrade() -> None:
+    columns = {c["name"] for c in sa.inspect(op.get_bind()).get_columns('inbound')}
+    if 'held' in columns:  # made from newer models already (as 0002 checks)
+        return
     with op.batch_alter_table('inbound', schema=None) as batch_op:
         batch_op.add_column(sa.Column('held', pbem.db.sealed.SealedBytes(), nullable=True))
 
