@@ -82,7 +82,9 @@ def test_demo_mail_and_maps_read_whole_in_each_language(kind: str, lang: str) ->
     rules = registry.get(kind)
     cats = catalogues(kind)
     keys = set().union(*(c.keys("en") for c in cats))
-    english = english_only(cats) if lang == "it" else None
+    # the game's title is a name, written as published in every language (the report's head)
+    english = ({piece: key for piece, key in english_only(cats).items() if piece not in rules.info.title}
+               if lang == "it" else None)
     mails = sorted((played(kind, lang) / "mail").glob("*/*.eml"))
     assert len(mails) >= 4
     bad: list[str] = []
