@@ -1,7 +1,7 @@
-"""A refusal notice about a mail with a wrong secret starts a thread of its own (issue 23): the
+"""A refusal notice about a mail with a wrong secret never threads to that mail (issue 23): the
 mail refused may be a stranger's forgery, which the seat's player never saw, so the notice
-carries no In-Reply-To or References to it. An answer to a player's own good mail still
-threads to it."""
+carries no In-Reply-To or References to it; it joins the seat's own thread, rooted at the
+player's welcome (issue 19.2). An answer to a player's own good mail still threads to it."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ async def test_a_refusal_notice_does_not_thread_to_the_refused_mail(embedded_mai
         notices = [r for r in stack.outbox() if r.kind == "refusal"]
         assert len(notices) == 1 and SEATS["north"] in notices[0].recipients_json
         notice = parse(notices[0].raw)
-        assert notice["In-Reply-To"] is None and notice["References"] is None
+        assert forged not in str(notice["In-Reply-To"]) and forged not in str(notice["References"])
+        welcome = next(parse(r.raw) for r in stack.outbox() if r.kind == "welcome"
+                       and SEATS["north"] in r.recipients_json)
+        assert notice["In-Reply-To"] == welcome["Message-ID"]  # the seat's thread
         receipts = [parse(r.raw) for r in stack.outbox() if r.kind == "reply"]
         assert [m["In-Reply-To"] for m in receipts] == [good]
     finally:
