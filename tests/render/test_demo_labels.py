@@ -12,8 +12,6 @@ from tests.render.labels import collisions, demo_maps
 
 #: Maps whose labels still collide (issue 19.7 is open for them): the test fails loudly once fixed.
 KNOWN = {
-    "seattle": "a track's value badge over the scale's numbers ('22' over '20'), '+2' over a combat column "
-               "('1-3-1'), a number over the victory text",
     "corteo": "numbers over names on the map and the panel ('2' over 'Clinica Villa Gotta', over 'Hands "
               "(mani)'); the Corteo maps are another piece of work",
 }

@@ -186,6 +186,7 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     rings = Path()
     barricades: list[Point] = []
     kinds = {a[0]: a[1] for a in areas}
+    edges: dict[str, float] = {}  # an area's left edge or its stack's, whichever is further out
     for area in _dicts(view.get("areas")):
         aid = str(area.get("id"))
         if aid not in centres:
@@ -201,11 +202,11 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
                 rings.polygon(hexagon(cx, cy, HEX_R + 7))
             else:
                 rings.circle(cx, cy, CIRCLE_R + 7)
+        count = len(dem) + len(auth)
+        half = (2 if count <= 4 else 3 if count <= 9 else 4) * PITCH / 2 if count else 0
+        edges[aid] = max(HEX_R if kinds.get(aid) == "core" else CIRCLE_R, half)
         if area.get("barricade"):
-            count = len(dem) + len(auth)
-            half = (2 if count <= 4 else 3 if count <= 9 else 4) * PITCH / 2 if count else 0
-            left = max(HEX_R if kinds.get(aid) == "core" else CIRCLE_R, half)
-            barricades.append((cx - left - 14, cy - 4))
+            barricades.append((cx - edges[aid] - 14, cy - 4))
     # The Reserve Pool's counters.
     px, py, pw, _ph = _pool_rect()
     boxes = view.get("boxes") if isinstance(view.get("boxes"), dict) else {}
@@ -262,8 +263,9 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
         cx, cy = centres[aid]
         i = slots.get(aid, 0)
         slots[aid] = i + 1
-        left = HEX_R if kinds.get(aid) == "core" else CIRCLE_R
-        badge_items.append(((cx - left + 6, cy + 30 + i * 23), f"{sign}{n}", side))
+        # On the area's left edge, clear of its stack: a badge never covers a counter's factors (issue 19.7).
+        left = edges.get(aid, HEX_R if kinds.get(aid) == "core" else CIRCLE_R)
+        badge_items.append(((cx - left - 10, cy + 30 + i * 23), f"{sign}{n}", side))
     canvas.add(_badges(badge_items), layer="marks")
     canvas.add(_combat_cards(cards), layer="marks")
     canvas.add(_tries(tries), layer="marks")

@@ -417,11 +417,11 @@ def _vis_marks(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
     labels: list[tuple[float, float, str]] = []
     for side, value, up in ((DEM, dem, False), (AUTH, auth, True)):
         x = _vis_x(value) if value <= VIS_MAX else VIS_X1 + 7
-        if up:  # below the bar, pointing up
+        if up:  # below the bar, pointing up; the value's badge under the scale's numbers, not over them
             tip_y = VIS_BAR_Y + VIS_BAR_H + 1
             pins[side].polygon([(x, tip_y), (x + 7, tip_y + 9), (x - 7, tip_y + 9)])
-            pins[side].round_rect(x - 17, tip_y + 9, 34, 20, 4)
-            labels.append((x, tip_y + 24, str(value)))
+            pins[side].round_rect(x - 17, tip_y + 19, 34, 18, 4)
+            labels.append((x, tip_y + 32, str(value)))
         else:
             tip_y = VIS_BAR_Y - 1
             pins[side].polygon([(x, tip_y), (x + 7, tip_y - 9), (x - 7, tip_y - 9)])
@@ -594,8 +594,10 @@ def _outcome(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
     score = _text(catalog, lang, "map-final-score", dem=_int(outcome.get("demonstrators")),
                   auth=_int(outcome.get("authorities")))
     w = min(MAP_W - 140, max(svg.text_width(line, 17, bold=True), svg.text_width(head, 24, bold=True)) + 60)
-    x = MAP_X + (MAP_W - w) / 2
-    y = MAP_Y + 440
+    # On the empty stretch of the sheet between Belltown and South Lake Union (x 3.1"-7.1", y 2.8"): the card
+    # hides no area, name or counter there (issue 19.7), only the transit lines crossing it.
+    x = MAP_X + min(max(510 - w / 2, 40), MAP_W - 40 - w)
+    y = MAP_Y + 280
     colour = SIDE_INK.get(winner, theme.INK)
     lines = _wrap(line, 17, w - 40, bold=True)[:2]
     h = 86 + 22 * len(lines)
