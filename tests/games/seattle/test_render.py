@@ -259,7 +259,7 @@ def test_visibility_track_shows_both_indexes_and_reaction_limits():
     dx = sr._vis_x(47)
     assert near(img.getpixel(px((dx, sr.VIS_BAR_Y - 20))), sr.DEM_ARROW, 20)
     ax = sr._vis_x(26)
-    assert near(img.getpixel(px((ax - 12, sr.VIS_BAR_Y + sr.VIS_BAR_H + 20))), sr.AUTH_ARROW, 20)
+    assert near(img.getpixel(px((ax - 12, sr.VIS_BAR_Y + sr.VIS_BAR_H + 28))), sr.AUTH_ARROW, 20)  # under the numbers
 
 
 def test_turn_track_marks_the_turn_the_night_and_the_waiting_police():
