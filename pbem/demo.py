@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -31,7 +32,7 @@ from pbem.db.session import make_engine
 from pbem.errors import PbemError
 from pbem.mail.compose import compose
 from pbem.mail.transport import Inbox, Outgoing
-from pbem.service import archive, games
+from pbem.service import archive, games, store
 from pbem.service.context import Context, ManualClock
 from pbem.service.verify import verify_path
 
@@ -58,6 +59,9 @@ class Script:
     steps: tuple[ScriptStep, ...]
     options: dict[str, str] = field(default_factory=dict)
     finish: bool = False  # after the steps, every awaited seat passes until the game ends
+    #: ``[stand_in]``: after the steps the awaited seats play the rules' random legal orders instead of
+    #: passing, the best of ``tries`` sheets by the words of ``prefer`` (a game whose defaults never fight)
+    stand_in: dict[str, Any] = field(default_factory=dict)
 
 
 def load_script(kind: str) -> Script:
@@ -75,7 +79,7 @@ def load_script(kind: str) -> Script:
     steps = tuple(ScriptStep(s["seat"], s["orders"].strip(), s.get("expect", "orders"), s.get("note", ""),
                              s.get("turn")) for s in data["step"])
     return Script(kind, data.get("name", f"{kind} demo"), seats, steps, dict(data.get("options", {})),
-                  bool(data.get("finish", False)))
+                  bool(data.get("finish", False)), dict(data.get("stand_in", {})))
 
 
 def scripted_kinds() -> list[str]:
@@ -200,6 +204,9 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
     if missing:
         raise PbemError(f"no welcome mail with a secret reached {', '.join(missing)}")
     results = []
+    # the stand-ins' choices: drawn from the context's entropy, so a fixed entropy replays them
+    pick = (random.Random(int.from_bytes(ctx.entropy(16), "big")).randrange if script.finish and script.stand_in
+            else None)
     for i, step in enumerate(script.steps):
         if clock is not None:
             clock.advance(hours=1)
@@ -231,8 +238,10 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
         if clock is not None:
             clock.advance(hours=1)
         for seat in shown["awaiting"]:
-            await _pass(table, game_id, seat, script.kind)
-        results.append({"step": 0, "seat": ",".join(shown["awaiting"]), "outcome": "orders", "note": "passes"})
+            text = _stand_in(ctx, game_id, seat, script, pick) if pick is not None else None
+            await _pass(table, game_id, seat, script.kind, text)
+        results.append({"step": 0, "seat": ",".join(shown["awaiting"]), "outcome": "orders",
+                        "note": "stand-in orders" if pick is not None else "passes"})
     shown = games.show_game(ctx, game_id)
     summary: dict[str, Any] = {"game": game_id, "status": shown["status"], "outcome": shown["outcome"],
                                "steps": results, "mails": {s: len(m) for s, m in table.mail.items()}}
@@ -250,10 +259,27 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
 MAX_PASSES = 30
 
 
-async def _pass(table: ScriptedTable, game_id: str, seat: str, kind: str) -> None:
-    await table.send(game_id, seat, _pass_word(kind))
+async def _pass(table: ScriptedTable, game_id: str, seat: str, kind: str, text: str | None = None) -> None:
+    await table.send(game_id, seat, text or _pass_word(kind))
     await table.settle()
     await table.collect_all()
+
+
+def _stand_in(ctx: Context, game_id: str, seat: str, script: Script, pick: Callable[[int], int]) -> str:
+    """A stand-in player's sheet: of ``tries`` random legal sheets, the one whose lines begin most
+    with the ``prefer`` words (earlier words weigh more)."""
+    with ctx.session() as session:
+        state = store.state_of(store.get_game(session, game_id))
+    rules = registry.get(script.kind)
+    prefer = [str(w).upper() for w in script.stand_in.get("prefer", [])]
+    best, score = "", -1
+    for _ in range(int(script.stand_in.get("tries", 1))):
+        text = rules.random_orders(state, seat, pick)
+        words = [line.split(" ", 1)[0].upper() for line in text.splitlines()]
+        points = sum(len(prefer) - prefer.index(w) for w in words if w in prefer)
+        if points > score:
+            best, score = text, points
+    return best
 
 
 def _pass_word(kind: str) -> str:
