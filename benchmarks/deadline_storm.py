@@ -40,7 +40,7 @@ def _context(url: str, width: int, when: datetime, schema: str = "require"):  # 
     from pbem.db.session import make_engine
     from pbem.service.context import Context, ManualClock
 
-    cfg = from_mapping({"database": {"url": url}, "render": {"width": width, "workers": 0},
+    cfg = from_mapping({"database": {"url": url, "workers": "shared"}, "render": {"width": width, "workers": 0},
                         "security": {"key_file": "/tmp/pbem-storm.key"}}, "storm")
     return Context(engine=make_engine(url, schema), config=cfg, clock=ManualClock(when), defer_reports=True)  # type: ignore[arg-type]
 

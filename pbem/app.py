@@ -72,14 +72,15 @@ class App:
                  roles: frozenset[str] = frozenset(workers.ROLES)) -> None:
         self.ctx = ctx
         self.roles = roles  # what this worker does (pbem.service.workers)
-        self.claims = Claims(ctx.engine)  # its share of the work, among workers on PostgreSQL
-        self.lease = MailboxLease(ctx.engine)  # one worker at a time reads the mailbox
+        mode = ctx.config.database.workers  # "shared": one of several workers on PostgreSQL
+        self.claims = Claims(ctx.engine, mode)  # its share of the work, among workers on PostgreSQL
+        self.lease = MailboxLease(ctx.engine, mode)  # one worker at a time reads the mailbox
         self.ctx.defer_reports = True  # the report stage below draws the maps
         self.inbox = inbox
         self.outgoing = outgoing
         self.embedded = embedded
         self._pool: Executor | None = None
-        self._daemon_lock = DaemonLock(ctx.engine)
+        self._daemon_lock = DaemonLock(ctx.engine, exclusive=mode != "shared")  # one daemon: a second is refused
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()  # one unit of database work at a time: a mail, the jobs, the outbox
         self._inbox_lock = asyncio.Lock()  # one pass over the inbox at a time: no mail is taken twice

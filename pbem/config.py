@@ -77,6 +77,9 @@ class DatabaseConfig:
     url: str = "sqlite:///var/pbem.sqlite"
     url_env: str = ""  # read the whole URL from this environment variable instead
     password_env: str = ""  # put this environment variable's value into the URL as its password
+    #: "one": one daemon serves the database (a second is refused); "shared" (PostgreSQL
+    #: only): several `pbem serve` workers share the work (pbem.service.claims)
+    workers: str = "one"
 
     def resolved(self) -> "DatabaseConfig":
         """The URL with what the environment holds: passwords never live in the file. Read
@@ -347,6 +350,8 @@ def _validate(cfg: Config) -> None:
             raise ConfigError(f"{key}: {exc}") from None
     if cfg.security.require_dmarc and not cfg.security.trusted_authserv_id:
         raise ConfigError("security.require_dmarc needs security.trusted_authserv_id (your MTA's authserv-id)")
+    if cfg.database.workers not in ("one", "shared"):
+        raise ConfigError(f"database.workers is one or shared, not {cfg.database.workers!r}")
     if cfg.render.workers < 0 or cfg.render.width < 200:
         raise ConfigError("render.workers must be 0 or more, render.width at least 200")
     if "@" not in cfg.server.address:

@@ -60,9 +60,10 @@ def once_at_a_time(session: Session, kind: int) -> bool:
 class Claims:
     """A worker's claims on outbox rows and report jobs (module docstring)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, workers: str = "shared") -> None:
         self.engine = engine
-        self.shared = shared(engine)
+        # several workers only where the configuration says so (database.workers = "shared")
+        self.shared = shared(engine) and workers == "shared"
         self._conn: Any = None
         self._held: set[tuple[int, int]] = set()
         self._guard = threading.Lock()

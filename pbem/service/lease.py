@@ -28,9 +28,9 @@ TRY_SECONDS = 2.0
 
 
 class MailboxLease:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, workers: str = "shared") -> None:
         self.engine = engine
-        self.shared = shared(engine)
+        self.shared = shared(engine) and workers == "shared"  # one daemon: it reads the mailbox
         self._conn: Any = None
 
     @property

@@ -62,7 +62,7 @@ def checkout(folder: Path, url: str, mail: MailHarness, key: Path | None = None)
         (folder / "var" / "pbem.key").chmod(0o600)
     path = folder / "pbem.toml"
     path.write_text(
-        f'[database]\nurl = "{url}"\n'
+        f'[database]\nurl = "{url}"\nworkers = "shared"\n'
         f'[security]\nkey_file = "{folder}/var/pbem.key"\n'
         f'[render]\nwidth = 400\nworkers = 0\n'
         f'[outbox]\ndrain_seconds = 0.5\n'
