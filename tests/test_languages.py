@@ -76,8 +76,11 @@ def test_every_catalogue_has_every_key_in_both_languages(kind: str) -> None:
         assert not any(missing.values()), missing
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("kind", KINDS)
+# one demo run per kind and language for this walk and the label check (tests/render/test_demo_labels.py):
+# the same xdist group sends both to one worker, where `played` keeps the run
+@pytest.mark.parametrize(("kind", "lang"), [pytest.param(kind, lang, id=f"{kind}-{lang}",
+                                                         marks=pytest.mark.xdist_group(f"demo-{kind}-{lang}"))
+                                            for kind in KINDS for lang in LANGUAGES])
 def test_demo_mail_and_maps_read_whole_in_each_language(kind: str, lang: str) -> None:
     rules = registry.get(kind)
     cats = catalogues(kind)

@@ -21,7 +21,9 @@ def _cases() -> list[object]:
     out: list[object] = []
     for kind in scripted_kinds():
         marks = [pytest.mark.xfail(reason=KNOWN[kind], strict=True)] if kind in KNOWN else []
-        out += [pytest.param(kind, lang, marks=marks, id=f"{kind}-{lang}") for lang in LANGUAGES]
+        # the walk of tests/test_languages.py plays the same demo: one worker, one run (xdist group)
+        out += [pytest.param(kind, lang, marks=[*marks, pytest.mark.xdist_group(f"demo-{kind}-{lang}")],
+                             id=f"{kind}-{lang}") for lang in LANGUAGES]
     return out
 
 
