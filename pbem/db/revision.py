@@ -18,15 +18,13 @@ from pathlib import Path
 from sqlalchemy import create_engine
 
 
-def main(argv: list[str]) -> int:
+def write(message: str) -> Path | None:
+    """Autogenerate the next revision from the models; the file written."""
     from alembic import command
 
     from pbem.db import schema
 
-    if len(argv) != 1 or not argv[0].strip():
-        print('usage: python -m pbem.db.revision "what changed"', file=sys.stderr)
-        return 64
-    message = argv[0].strip()
+    message = message.strip()
     number = f"{int(schema.head()) + 1:04d}"
     slug = re.sub(r"[^a-z0-9]+", "_", message.lower()).strip("_")[:40]
     with tempfile.TemporaryDirectory() as tmp:
@@ -41,7 +39,14 @@ def main(argv: list[str]) -> int:
         target = Path(path).with_name(f"{number}_{slug}.py")
         Path(path).rename(target)
         path = target
-    print(f"wrote {path}")
+    return Path(path) if path is not None else None
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or not argv[0].strip():
+        sys.stderr.write('usage: python -m pbem.db.revision "what changed"\n')
+        return 64
+    sys.stdout.write(f"wrote {write(argv[0])}\n")
     return 0
 
 
