@@ -172,11 +172,15 @@ class App:
             return await self._store_and_handle(summary)
         async with self._inbox_lock:
             mails = await self.inbox.fetch_new()
-            for fetched in mails:
-                result = await self._one_mail(fetched)
-                summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
-                checkpoint("inbound.after-commit")
-                await self.inbox.mark_seen(fetched.uid)
+            committed: list[int] = []
+            try:
+                for fetched in mails:
+                    result = await self._one_mail(fetched)
+                    summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+                    checkpoint("inbound.after-commit")
+                    committed.append(fetched.uid)
+            finally:  # one STORE \Seen for the batch, only for mails whose work is committed
+                await self.inbox.mark_seen_many(committed)
             summary.fetched += len(mails)
             return len(mails)
 
@@ -188,17 +192,21 @@ class App:
         if await asyncio.to_thread(self.lease.hold):
             async with self._inbox_lock:
                 mails = await self.inbox.fetch_new()
-                for fetched in mails:
-                    if fetched.raw is None:
-                        async with self._lock:
-                            got = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
-                                                          fetched.uidvalidity, fetched.size, fetched.head)
-                    else:
-                        got = await asyncio.to_thread(queue.store, self.ctx, fetched.raw)
-                    if got is not None:
-                        summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
-                    checkpoint("inbound.after-commit")
-                    await self.inbox.mark_seen(fetched.uid)
+                stored: list[int] = []
+                try:
+                    for fetched in mails:
+                        if fetched.raw is None:
+                            async with self._lock:
+                                got = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
+                                                              fetched.uidvalidity, fetched.size, fetched.head)
+                        else:
+                            got = await asyncio.to_thread(queue.store, self.ctx, fetched.raw)
+                        if got is not None:
+                            summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
+                        checkpoint("inbound.after-commit")
+                        stored.append(fetched.uid)
+                finally:  # one STORE \Seen for the batch, after every mail's commit
+                    await self.inbox.mark_seen_many(stored)
                 count = len(mails)
                 summary.fetched += count
         while (claimed := await asyncio.to_thread(queue.claim, self.ctx, self.claims)) is not None:

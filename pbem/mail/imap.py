@@ -12,6 +12,9 @@
 * a refused login raises MailPermanentError, never retried;
 * ``fetch_new`` hands out at most ``max_batch`` mails (the oldest); ``wait`` returns at
   once while more unseen mail is waiting;
+* a batch costs a fixed number of commands, not a few per mail: NOOP, ``UID SEARCH
+  UNSEEN``, one ``UID FETCH`` of the sizes, one of the bodies (cut every ``fetch_bytes``),
+  and one ``UID STORE`` for the whole batch (``mark_seen_many``, after the commits);
 * ``wait`` uses IDLE (re-issued at least every ``idle_max`` seconds, 25 min by default)
   or, without IDLE, polls ``UID SEARCH UNSEEN`` every ``poll_interval`` seconds.
 """
@@ -64,6 +67,23 @@ def uid_set(uids: list[int]) -> str:
         parts.append(str(ordered[i]) if i == j else f"{ordered[i]}:{ordered[j]}")
         i = j + 1
     return ",".join(parts)
+
+
+def _chunks(uids: list[int], sizes: dict[int, int], limit: int) -> list[list[int]]:
+    """UIDs in order, cut so that no chunk asks for much more than ``limit`` bytes (a chunk
+    holds at least one mail): a batch of large mails is not one giant response."""
+    chunks: list[list[int]] = []
+    current: list[int] = []
+    total = 0
+    for uid in uids:
+        if current and total + sizes[uid] > limit:
+            chunks.append(current)
+            current, total = [], 0
+        current.append(uid)
+        total += sizes[uid]
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def _parse_fetch(lines: list[Any]) -> list[tuple[int | None, int | None, bytes | None]]:
@@ -164,6 +184,7 @@ class ImapInbox:
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
         max_batch: int = 200,
+        fetch_bytes: int = 8_000_000,
         setting: str = "mail.imap",
     ) -> None:
         if security not in ("none", "starttls", "tls"):
@@ -184,6 +205,7 @@ class ImapInbox:
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.max_batch = max(1, max_batch)
+        self.fetch_bytes = max(1, fetch_bytes)  # bodies asked for in one UID FETCH, at most (about)
         self.setting = setting  # the configuration section named in the hints of a failure
         self.uidvalidity: int | None = None
         self.uidvalidity_changes = 0
@@ -417,6 +439,10 @@ class ImapInbox:
         sizes = {uid: size for uid, size, _ in _parse_fetch(response.lines)
                  if uid is not None and size is not None}
         validity = self.uidvalidity or 0
+        wanted = [uid for uid in uids if uid in sizes and sizes[uid] <= self.max_size]
+        bodies: dict[int, bytes] = {}
+        for chunk in _chunks(wanted, sizes, self.fetch_bytes):
+            bodies.update(await self._fetch_bodies(client, chunk, sum(sizes[uid] for uid in chunk)))
         result: list[FetchedMail] = []
         for uid in uids:
             size = sizes.get(uid)
@@ -426,9 +452,9 @@ class ImapInbox:
                 log.info("IMAP UID %s is %d bytes (> %d): not fetched", uid, size, self.max_size)
                 result.append(FetchedMail(uid, None, size, True, validity, await self._fetch_from(client, uid)))
             else:
-                raw = await self._fetch_body(client, uid, size)
+                raw = bodies.get(uid)
                 if raw is None:
-                    continue
+                    continue  # expunged meanwhile
                 result.append(FetchedMail(uid, raw, len(raw), False, validity))
             self._handed[uid] = validity
             self._max_uid_seen = max(self._max_uid_seen, uid)
@@ -447,31 +473,44 @@ class ImapInbox:
                 return literal[:65536]
         return None
 
-    async def _fetch_body(self, client: aioimaplib.IMAP4, uid: int, size: int) -> bytes | None:
-        timeout = self.timeout + size / 50_000
+    async def _fetch_bodies(self, client: aioimaplib.IMAP4, uids: list[int], total: int) -> dict[int, bytes]:
+        """The bodies of several mails in one ``UID FETCH`` (a UID set): one round trip for
+        a batch, not one per mail; the timeout grows with the bytes asked for."""
+        timeout = self.timeout + total / 50_000
         response = _check(await self._timed(
-            client.uid("fetch", str(uid), "(UID RFC822.SIZE BODY.PEEK[])"), timeout),
-            f"UID FETCH {uid}")
-        for got_uid, _, literal in _parse_fetch(response.lines):
-            if got_uid == uid and literal is not None:
-                return literal
-        return None
+            client.uid("fetch", uid_set(uids), "(UID RFC822.SIZE BODY.PEEK[])"), timeout),
+            f"UID FETCH {uid_set(uids)}")
+        asked = set(uids)
+        return {uid: literal for uid, _, literal in _parse_fetch(response.lines)
+                if uid in asked and literal is not None}
 
     async def mark_seen(self, uid: int) -> None:
+        await self.mark_seen_many([uid])
+
+    async def mark_seen_many(self, uids: list[int]) -> None:
+        """Set \\Seen on several mails in one ``UID STORE`` (call after their commits)."""
+        if not uids:
+            return
         self._wake.set()
         async with self._lock:
-            await self._run(lambda client: self._store_seen(client, uid), f"mark {uid} seen")
+            await self._run(lambda client: self._store_seen(client, uids), f"mark {uid_set(uids)} seen")
 
-    async def _store_seen(self, client: aioimaplib.IMAP4, uid: int) -> None:
-        handed = self._handed.get(uid)
-        if handed is not None and self.uidvalidity is not None and handed != self.uidvalidity:
-            log.warning("IMAP UID %s belongs to UIDVALIDITY %s (now %s): not flagged; the "
-                        "mail will come back under a new UID", uid, handed, self.uidvalidity)
-            self._handed.pop(uid, None)
+    async def _store_seen(self, client: aioimaplib.IMAP4, uids: list[int]) -> None:
+        fresh = []
+        for uid in uids:
+            handed = self._handed.get(uid)
+            if handed is not None and self.uidvalidity is not None and handed != self.uidvalidity:
+                log.warning("IMAP UID %s belongs to UIDVALIDITY %s (now %s): not flagged; the "
+                            "mail will come back under a new UID", uid, handed, self.uidvalidity)
+                self._handed.pop(uid, None)
+            else:
+                fresh.append(uid)
+        if not fresh:
             return
-        _check(await self._timed(client.uid("store", str(uid), "+FLAGS.SILENT", r"(\Seen)")),
-               f"UID STORE {uid}")
-        self._handed.pop(uid, None)
+        _check(await self._timed(client.uid("store", uid_set(fresh), "+FLAGS.SILENT", r"(\Seen)")),
+               f"UID STORE {uid_set(fresh)}")
+        for uid in fresh:
+            self._handed.pop(uid, None)
 
     async def wait(self, timeout: float) -> None:
         """Return when new mail may have arrived, or after ``timeout`` seconds.

@@ -99,6 +99,10 @@ class Inbox(Protocol):
         """Set \\Seen on one mail; call only after the database commit."""
         ...
 
+    async def mark_seen_many(self, uids: list[int]) -> None:
+        """Set \\Seen on several mails at once; call only after every one's commit."""
+        ...
+
     async def wait(self, timeout: float) -> None:
         """Return when new mail may have arrived, or after ``timeout`` seconds."""
         ...
@@ -168,6 +172,10 @@ class MemoryInbox:
     async def mark_seen(self, uid: int) -> None:
         if uid in self._mails:
             self._seen.add(uid)
+
+    async def mark_seen_many(self, uids: list[int]) -> None:
+        for uid in uids:
+            await self.mark_seen(uid)  # one by one: a test that breaks mark_seen breaks this too
 
     async def wait(self, timeout: float) -> None:
         if self.unseen_uids and self._arrived.is_set():
