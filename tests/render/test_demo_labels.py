@@ -11,10 +11,7 @@ from pbem.demo import scripted_kinds
 from tests.render.labels import collisions, demo_maps
 
 #: Maps whose labels still collide (issue 19.7 is open for them): the test fails loudly once fixed.
-KNOWN = {
-    "corteo": "numbers over names on the map and the panel ('2' over 'Clinica Villa Gotta', over 'Hands "
-              "(mani)'); the Corteo maps are another piece of work",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _cases() -> list[object]:

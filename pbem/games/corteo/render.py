@@ -61,8 +61,9 @@ from pbem.games.corteo.render_style import (
     BAND_Y, BARRICADE_LIGHT, COMPONENT_COLOURS, CORTEO, CORTEO_INK, COVER, DETAIL_FRAME, DETAIL_R_MIN, DETAIL_W,
     DETAIL_X, FIGHT, Geo, HEAD_EDGE, HEAD_GOLD, HEIGHT, HELD, MAP_H, MAP_W, MAP_X, MAP_Y, OBJ_INK, PAD, PANEL_W,
     PANEL_X, POTERE, POTERE_INK, POWER_TYPES, R, SIDE_INK, SMOKE, TERRAIN_FILL, UNKNOWN_COLOURS, VIEW_H, VIEW_W,
-    VIEW_X, VIEW_Y, WALL, WHOLE, WIDTH, _catalog, _city, _component_colour, _maybe, _render_texts, _text,
+    VIEW_X, VIEW_Y, WALL, WHOLE, WIDTH, _catalog, _city, _component_colour, _fit, _maybe, _render_texts, _text,
 )
+from pbem.games.corteo.render_names import detail_placer, detail_texts
 from pbem.games.corteo.render_city import (
     HAND_Y, HEAD_Y, OFF_Y, PRISON_Y, RESERVE_Y, SCORE_Y, _hand_cell,
 )
@@ -118,8 +119,8 @@ def _panel(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]], catalog:
     if 1 <= hand <= 10:
         x, y, w, h = _hand_cell(hand)
         out.append(svg.rect(x, y, w, h, rx=4, fill=CORTEO_INK, stroke="#6e2a00", stroke_width=1.5))
-        out.append(svg.text(x + w / 2, y + 23, str(hand), font_size=16, font_weight="bold", fill="#ffffff",
-                            text_anchor="middle"))
+        # the track's number again, in white, exactly over the static one (one label, not two)
+        out.append(svg.text_run([(x + w / 2, y + 23, str(hand))], font_size=16, bold=True, fill="#ffffff"))
     # Runs (C 5c) and barricades (C 5d) left.
     runs = max(0, min(5, _int(view.get("runs_left"), 5)))
     rx0 = PANEL_X + 12 + svg.text_width(_text(catalog, lang, "map-runs"), 11.5) + 12
@@ -244,21 +245,27 @@ def _panel(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]], catalog:
 
 
 def _outcome(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
+    """The outcome (C 14) in the score's box, framed in the corteo's colour: the level on the
+    heading's line, the points under it, right of the sides' names (on the map it would hide the
+    City's names and the last moves)."""
     outcome = view.get("outcome")
     if not isinstance(outcome, dict):
         return ""
     level = str(outcome.get("level") or "")
-    head = _text(catalog, lang, "map-outcome")
-    line = _maybe(catalog, lang, f"map-level-{level}", level)
+    line = _maybe(catalog, lang, f"map-level-{level}", _maybe(catalog, lang, f"victory-{level}", level))
+    head = f"{_text(catalog, lang, 'map-outcome')}: {line.rstrip('.')}"
     score = _text(catalog, lang, "map-outcome-score", corteo=_int(outcome.get("corteo")),
                   potere=_int(outcome.get("potere")), final=_int(outcome.get("final")))
-    w = max(svg.text_width(score, 15), svg.text_width(line, 20, bold=True), svg.text_width(head, 24, bold=True)) + 60
-    x = MAP_X + (MAP_W - w) / 2
-    y = MAP_Y + MAP_H / 2 - 70
-    return (svg.rect(x, y, w, 132, rx=10, fill="#ffffff", fill_opacity=0.95, stroke=CORTEO_INK, stroke_width=4)
-            + svg.text(x + w / 2, y + 38, head, font_size=24, font_weight="bold", fill=CORTEO_INK, text_anchor="middle")
-            + svg.text(x + w / 2, y + 72, line, font_size=20, font_weight="bold", fill=theme.INK, text_anchor="middle")
-            + svg.text(x + w / 2, y + 106, score, font_size=15, fill=theme.INK_SOFT, text_anchor="middle"))
+    right = PANEL_X + PANEL_W - 12
+    room = PANEL_W - 24 - svg.text_width(_text(catalog, lang, "map-score"), 14, bold=True) - 18
+    column = PANEL_X + 12 + (PANEL_W - 24) / 2 + svg.text_width(_text(catalog, lang, f"map-side-{POTERE}"), 12,
+                                                                  bold=True) + 14
+    return (svg.rect(PANEL_X, SCORE_Y, PANEL_W, HEAD_Y - SCORE_Y - 8, rx=6, fill="none", stroke=CORTEO_INK,
+                     stroke_width=3)
+            + svg.text(right, SCORE_Y + 20, _fit(head, 14, room, bold=True), font_size=14, font_weight="bold",
+                       fill=CORTEO_INK, text_anchor="end")
+            + svg.text(right, SCORE_Y + 42, _fit(score, 11.5, right - column), font_size=11.5, fill=theme.INK,
+                       text_anchor="end"))
 
 
 # -- the document ---------------------------------------------------------------------------------------------
@@ -296,7 +303,6 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
                           stroke_opacity=0.8))
     whole.append(svg.rect(fx0, fy0, fx1 - fx0, fy1 - fy0, fill="none", stroke=DETAIL_FRAME, stroke_width=2.2,
                           stroke_dasharray="9 5"))
-    whole.append(_outcome(view, catalog, code))
     canvas.add(*whole, layer="whole")
 
     # The detail.
@@ -305,16 +311,22 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     # one phase (each seat's, the archive's) share it.
     canvas.add(svg.static_block(svg.group([_detail_terrain(code, ox, oy, r)], clip_path="url(#detail-clip)")),
                layer="ground")
+    # What stays where it is is taken first (hex labels, counters, pieces), then the callouts, then
+    # the marks and names go where they cover nothing (issue 19.7).
+    placer = detail_placer(dgeo, window)
+    counters = _draw_units(dgeo, units, True, window, placer)
+    places, mobiles = render_scenario.draw(dgeo, view, window, True, placer)
+    pieces = _draw_pieces(dgeo, view, window, 1.0, placer)
     record = _draw_record(dgeo, view, True, _text(catalog, code, "map-arrested").replace("[unit]", "{unit}"))
-    places, mobiles = render_scenario.draw(dgeo, view, window, True)
-    body = [_draw_zoc(dgeo, view, window), _draw_pieces(dgeo, view, window, 1.0), places, record.under(),
-            _draw_units(dgeo, units, True, window), mobiles, record.over()]
+    record.settle(placer)
+    names = detail_texts(dgeo, window, placer)
+    body = [_draw_zoc(dgeo, view, window), pieces, places, names, record.under(), counters, mobiles, record.over()]
     canvas.add(svg.group(body, clip_path="url(#detail-clip)"), layer="detail")
     canvas.add(svg.rect(VIEW_X, VIEW_Y, VIEW_W, VIEW_H, fill="none", stroke=DETAIL_FRAME, stroke_width=2,
                         stroke_dasharray="9 5"), layer="detail")
     canvas.add(_detail_title(view, catalog, code, window), layer="detail")
 
-    canvas.add(_panel(view, units, catalog, code), layer="panel")
+    canvas.add(_panel(view, units, catalog, code), _outcome(view, catalog, code), layer="panel")
     canvas.add(_title(view, catalog, code), layer="title")
     return canvas.to_svg()
 

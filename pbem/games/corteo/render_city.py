@@ -1,21 +1,22 @@
-"""The map of Corteo, the City's drawing: terrain, walls, river, names, coordinates, the panel's
-and the detail's frames (static parts, put together once per language by
-:func:`pbem.games.corteo.render_pieces._static_city`)."""
+"""The map of Corteo, the City's drawing: terrain, walls, river, coordinates, the panel's and the
+detail's frames (static parts, put together once per language by
+:func:`pbem.games.corteo.render_pieces._static_city`); its texts are placed by
+:mod:`pbem.games.corteo.render_names`."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from pbem.core.i18n import Catalog
-from pbem.games.corteo.city import DIRECTIONS, ROW_LETTERS, City, Hex
+from pbem.games.corteo.city import DIRECTIONS, ROW_LETTERS, Hex
 from pbem.render import svg, theme
 from pbem.render.svg import Path
+from pbem.games.corteo.render_names import detail_static_texts, exit_disc, whole_texts
 from pbem.games.corteo.render_style import (
     BAND_Y, CLINIC_RED, COLS, DETAIL_H, DETAIL_MESH, DETAIL_W, DETAIL_X, GATE, Geo, MAP_H, MAP_W, MAP_X, MAP_Y,
-    MESH, METRO_RED, OBJ_INK, PANEL_W, PANEL_X, PRISON_BARS, RIVER_WAVE, ROWS, SLOPE_INK, TERRAIN_FILL,
-    TERRAIN_ORDER, VIEW_H, VIEW_W, VIEW_X, VIEW_Y, WALL, WHOLE, _catalog, _city, _fit, _text,
+    MESH, METRO_RED, PANEL_W, PANEL_X, PRISON_BARS, RIVER_WAVE, ROWS, SLOPE_INK, TERRAIN_FILL,
+    TERRAIN_ORDER, VIEW_H, VIEW_W, VIEW_X, VIEW_Y, WALL, WHOLE, _city, _text,
 )
 
 
@@ -41,74 +42,9 @@ def _mesh(geo: Geo, hexes: Iterable[Hex]) -> Path:
     return p
 
 
-def _streets_labels(city: City, geo: Geo, hexes: frozenset[Hex], size: float, lang: str,
-                    catalog: Catalog) -> list[str]:
-    """Street, square, area and building names, each at the middle of its hexes shown."""
-    out: list[str] = []
-    for street in city.streets + city.bridges:
-        shown = [h for h in street.hexes if h in hexes]
-        if len(shown) < (3 if geo is WHOLE else 1):
-            continue
-        a, b = geo.centre(shown[0]), geo.centre(shown[-1])
-        if len(shown) >= 2:
-            angle = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
-        else:
-            angle = 0.0
-        if angle > 90:
-            angle -= 180
-        elif angle <= -90:
-            angle += 180
-        if abs(abs(angle) - 90) < 12:
-            angle = -90.0
-        mid = shown[len(shown) // 2] if len(shown) % 2 else None
-        if mid is not None:
-            mx, my = geo.centre(mid)
-        else:
-            p, q = geo.centre(shown[len(shown) // 2 - 1]), geo.centre(shown[len(shown) // 2])
-            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-        name = street.name
-        length = math.hypot(b[0] - a[0], b[1] - a[1]) + geo.w * 0.9
-        fs = size
-        if svg.text_width(name, fs) > length and geo is WHOLE:
-            fs = max(size * 0.8, fs * length / svg.text_width(name, fs))
-        dy = fs * 0.35
-        if abs(angle) < 1:
-            my += geo.r * (0.62 if geo is not WHOLE else 0.0)
-        transform = f"rotate({svg.num(angle)} {svg.num(mx)} {svg.num(my)})" if abs(angle) >= 1 else None
-        if geo is WHOLE or svg.text_width(name, fs) > length - geo.w * 0.5:
-            out.append(svg.halo_text(mx, my + dy, name, font_size=fs, fill="#3a3630", text_anchor="middle",
-                                     transform=transform, halo_width=2.6, halo_opacity=0.85))
-        else:  # on its own street: no halo needed (and half the text to draw)
-            out.append(svg.text(mx, my + dy, name, font_size=fs, fill="#3a3630", text_anchor="middle",
-                                transform=transform))
-    return out
-
-
-def _place_labels(city: City, geo: Geo, hexes: frozenset[Hex], size: float) -> list[tuple[float, float, str, str]]:
-    """(x, y, name, kind) of squares, areas and buildings whose hexes are shown."""
-    out: list[tuple[float, float, str, str]] = []
-    groups: list[tuple[str, str, Sequence[Hex]]] = []
-    groups += [(s.name, "square", s.hexes) for s in city.squares]
-    groups += [(a.name, a.kind, a.hexes) for a in city.areas]
-    groups += [(b.name, "building", b.hexes) for b in city.buildings]
-    groups += [(f"Metro {s.name}", "station", s.hexes) for s in city.stations] if geo is not WHOLE else []
-    for name, kind, place in groups:
-        shown = [h for h in place if h in hexes]
-        if not shown:
-            continue
-        pts = [geo.centre(h) for h in shown]
-        x = sum(p[0] for p in pts) / len(pts)
-        y = sum(p[1] for p in pts) / len(pts)
-        if kind == "station":
-            y += geo.r * 0.78
-        out.append((x, y, name, kind))
-    return out
-
-
 def _terrain(geo: Geo, hexes: frozenset[Hex], lang: str, detail: bool) -> str:
     """The hexes ``hexes`` of the City at ``geo``: fills, marks, walls, names."""
     city = _city()
-    catalog = _catalog()
     r = geo.r
     out: list[str] = []
     by_terrain: dict[str, list[Hex]] = {}
@@ -197,7 +133,6 @@ def _terrain(geo: Geo, hexes: frozenset[Hex], lang: str, detail: bool) -> str:
     out.append(svg.path(fences, fill="none", stroke=WALL, stroke_width=max(1.6, r * 0.09),
                         stroke_dasharray=f"{svg.num(r * 0.25)} {svg.num(r * 0.12)}"))
     towers = Path()
-    gate_labels: list[tuple[float, float, str]] = []
     for g in city.gates:
         h1, h2 = g.side.hexes
         if h1 not in hexes and h2 not in hexes:
@@ -205,74 +140,23 @@ def _terrain(geo: Geo, hexes: frozenset[Hex], lang: str, detail: bool) -> str:
         p, q = geo.side(g.side.hex, g.side.direction)
         tw = max(2.6, r * 0.15)
         towers.rect(p[0] - tw, p[1] - tw, 2 * tw, 2 * tw).rect(q[0] - tw, q[1] - tw, 2 * tw, 2 * tw)
-        gate_labels.append(((p[0] + q[0]) / 2 + r * 0.2, (p[1] + q[1]) / 2 - r * 0.15, g.name))
     out.append(svg.path(towers, fill=GATE, stroke=WALL, stroke_width=max(1.0, r * 0.06)))
-    # Metro stations: a red disc with an M.
+    # Metro stations: a red disc (its M is a mark, see render_names).
     discs = Path()
-    ms: list[tuple[float, float, str]] = []
     for h in by_terrain.get("metro", []):
         cx, cy = geo.centre(h)
         discs.circle(cx, cy, r * 0.5)
-        ms.append((cx, cy + r * 0.24, "M"))
     out.append(svg.path(discs, fill=METRO_RED, stroke="#ffffff", stroke_width=max(1.0, r * 0.06)))
-    out.append(svg.text_run(ms, font_size=r * 0.66, bold=True, fill="#ffffff"))
-    # Caserme: the number on each hex, and on the exit road hexes (C 3a, 6c).
-    numbers: list[tuple[float, float, str]] = []
+    # Caserme exit roads: a violet disc for the number (C 3a, 6c).
     exit_discs = Path()
-    exit_numbers: list[tuple[float, float, str]] = []
     for c in city.caserme:
-        for h in c.hexes:
-            if h in hexes:
-                cx, cy = geo.centre(h)
-                numbers.append((cx, cy + r * 0.26 if not detail else cy - r * 0.2, str(c.number)))
         for e in c.exits:
             if e in hexes:
-                cx, cy = geo.centre(e)
-                ex, ey = (cx + r * 0.42, cy - r * 0.38) if detail else (cx, cy)
-                exit_discs.circle(ex, ey, r * (0.22 if detail else 0.36))
-                exit_numbers.append((ex, ey + r * (0.09 if detail else 0.15), str(c.number)))
-    out.append(svg.text_run(numbers, font_size=r * (0.72 if not detail else 0.5), bold=True, fill="#ffffff"))
+                exit_discs.circle(*exit_disc(geo, e), r * (0.22 if detail else 0.36))
     out.append(svg.path(exit_discs, fill=TERRAIN_FILL["caserma"], stroke="#ffffff", stroke_width=max(0.8, r * 0.05)))
-    out.append(svg.text_run(exit_numbers, font_size=r * (0.3 if detail else 0.46), bold=True, fill="#ffffff"))
-    # Objectives: the value of each hex (C 12a), the category in the detail.
-    values: list[tuple[float, float, str]] = []
-    cats: list[tuple[float, float, str]] = []
-    for o in city.objectives:
-        for h in o.hexes:
-            if h in hexes:
-                cx, cy = geo.centre(h)
-                if detail:
-                    values.append((cx, cy + r * 0.72, str(o.value)))
-                    cats.append((cx, cy - r * 0.38, _fit(o.category, r * 0.17, geo.w * 0.86, bold=True)))
-                else:
-                    values.append((cx, cy + r * 0.3, str(o.value)))
-    out.append(svg.text_run(values, font_size=r * (0.34 if detail else 0.8), bold=True, fill=OBJ_INK))
-    out.append(svg.text_run(cats, font_size=r * 0.17, bold=True, fill=OBJ_INK))
-    # Hex labels in the detail (whole map: along the edges).
-    if detail:
-        # Only where a unit may stand: nobody enters caseggiati and the river (C 4c).
-        light: list[tuple[float, float, str]] = []
-        dark: list[tuple[float, float, str]] = []
-        for h in sorted(hexes):
-            t = city.terrain(h)
-            if t in ("caseggiato", "fiume"):
-                continue
-            x, y = geo.centre(h)
-            (dark if t in ("case_popolari", "caserma") else light).append((x, y - r * 0.64, h.label))
-        out.append(svg.text_run(light, font_size=r * 0.2, fill="#5d574c"))
-        out.append(svg.text_run(dark, font_size=r * 0.2, fill="#f2ece0"))
-    # Names.
-    size = 8.6 if not detail else max(9.5, r * 0.22)
-    out.extend(_streets_labels(city, geo, hexes, size, lang, catalog))
-    places = _place_labels(city, geo, hexes, size)
-    squares = [(x, y + size * 0.35, n) for x, y, n, k in places if k == "square"]
-    others = [(x, y + size * 0.35, n) for x, y, n, k in places if k != "square"]
-    out.append(svg.text_run(squares, font_size=size + 1, bold=True, fill="#2b2a27", halo="#ffffff",
-                            halo_width=3))
-    out.append(svg.text_run(others, font_size=size, fill="#1e1b16", halo="#f4efe4", halo_width=2.6,
-                            font_style="italic"))
-    out.append(svg.text_run(gate_labels, font_size=size, bold=True, anchor="start", fill=WALL, halo="#ffffff",
-                            halo_width=2.6))
+    # The texts: on the whole map all of them, placed once; on the detail those that never move
+    # (the rest go around the counters on every map: render_names.detail_texts).
+    out.append(whole_texts(hexes) if not detail else detail_static_texts(geo, hexes))
     return "".join(out)
 
 

@@ -22,6 +22,7 @@ from pbem.games.corteo.render_style import (
     VIEW_H, VIEW_W, VIEW_X, VIEW_Y, WALL, WHOLE, WIDTH, _catalog, _city, _component_colour, _fit, _hex, _maybe,
     _text,
 )
+from pbem.games.corteo.render_labels import Box, Placer, text_box
 from pbem.games.corteo.render_city import (
     _coordinates, _detail_static, _hexagon_path, _panel_static, _river_labels, _terrain,
 )
@@ -111,8 +112,9 @@ def _focus_hexes(view: Mapping[str, Any], units: Sequence[Mapping[str, Any]]) ->
 class _Counters:
     """All counters of a map, batched: a path per colour, a text run per ink and size."""
 
-    def __init__(self, detail: bool) -> None:
+    def __init__(self, detail: bool, placer: Placer | None = None) -> None:
         self.detail = detail
+        self.placer = placer  # takes each counter's box; a text half out of its bounds is left out
         self.shadow = Path()
         self.faces: dict[tuple[str, str, bool], Path] = {}  # (fill, edge, dashed)
         self.bands: dict[str, Path] = {}
@@ -139,6 +141,10 @@ class _Counters:
             colour = _component_colour().get(str(unit.get("component") or ""), "")
             fill, band, edge, ink = COMPONENT_COLOURS.get(colour, UNKNOWN_COLOURS)
         dashed = bool(unit.get("waiting"))
+        if self.placer is not None:
+            ring = 3.5 * k if unit.get("head") else 0.0
+            self.placer.take((x - ring, y - ring - (8.5 * k if unit.get("head") else 0), x + size + ring + 2 * k,
+                              y + size + ring + 5 * k))
         if self.detail:
             self.shadow.round_rect(x + 1.6 * k, y + 2 * k, size, size, rr)
             self.faces.setdefault((fill, edge, dashed), Path()).round_rect(x, y, size, size, rr)
@@ -220,10 +226,16 @@ class _Counters:
         for ink, p in self.strokes.items():
             out.append(svg.path(p, fill="none", stroke=ink, stroke_width=1.7, stroke_linecap="round"))
         for (ink, fs), labels in self.texts.items():
+            if self.placer is not None:
+                shows = self.placer.shows
+                labels = [lab for lab in labels if shows(text_box(*lab, fs, bold=True))]
             out.append(svg.text_run(labels, font_size=fs, bold=True, fill=ink))
         out.append(svg.path(self.stars, fill=HEAD_GOLD, stroke=HEAD_EDGE, stroke_width=1))
         out.append(svg.path(self.badges, fill=HEAD_GOLD, stroke="#3b2f00", stroke_width=0.8))
-        out.append(svg.text_run(self.badge_texts, font_size=9, bold=True, fill="#3b2f00"))
+        badges = self.badge_texts
+        if self.placer is not None:
+            badges = [lab for lab in badges if self.placer.shows(text_box(*lab, 9, bold=True))]
+        out.append(svg.text_run(badges, font_size=9, bold=True, fill="#3b2f00"))
         return "".join(out)
 
 
@@ -278,7 +290,10 @@ class _Pieces:
     def cover(self, geo: Geo, h: Hex, value: str) -> None:
         self.covers.polygon(geo.corners(h, 0.86))
         cx, cy = geo.centre(h)
-        self.cover_texts.append((cx, cy + geo.r * 0.28, value, geo.r * 0.8))
+        # on the whole map exactly over the objective's value (one label); on the detail clear of
+        # the value at the hex's foot (hidden by the tile)
+        whole = geo is WHOLE
+        self.cover_texts.append((cx, cy + geo.r * (0.3 if whole else 0.2), value, geo.r * (0.8 if whole else 0.7)))
 
     def held(self, geo: Geo, h: Hex) -> None:
         self.rings.polygon(geo.corners(h, 0.9))
@@ -287,7 +302,7 @@ class _Pieces:
         out = [svg.path(self.covers, fill=COVER, stroke=COVER_EDGE, stroke_width=1.2)]
         by_size: dict[float, list[tuple[float, float, str]]] = {}
         for x, y, value, fs in self.cover_texts:
-            by_size.setdefault(round(fs, 1), []).append((x, y, value))
+            by_size.setdefault(fs, []).append((x, y, value))
         for fs, labels in by_size.items():
             out.append(svg.text_run(labels, font_size=fs, bold=True, fill="#f6e7c8"))
         out.append(svg.path(self.rings, fill="none", stroke=HELD, stroke_width=2.6 * self.scale,
@@ -316,7 +331,8 @@ def _stack_offsets(count: int, r: float) -> tuple[list[Point], float]:
     return [(-0.37 * r + i * step, -0.1 * r + i * 0.2 * r / (count - 1)) for i in range(count)], 0.7
 
 
-def _draw_units(geo: Geo, units: Sequence[Mapping[str, Any]], detail: bool, only: frozenset[Hex] | None) -> str:
+def _draw_units(geo: Geo, units: Sequence[Mapping[str, Any]], detail: bool, only: frozenset[Hex] | None,
+                placer: Placer | None = None) -> str:
     by_hex: dict[Hex, list[Mapping[str, Any]]] = {}
     for u in units:
         h = _hex(u.get("loc"))
@@ -331,7 +347,7 @@ def _draw_units(geo: Geo, units: Sequence[Mapping[str, Any]], detail: bool, only
             n = h.step(d)
             if n in corteo_hexes and not city.wall_between(h, n):
                 links.segment(geo.centre(h), geo.centre(n))
-    counters = _Counters(detail)
+    counters = _Counters(detail, placer)
     for h, here in sorted(by_hex.items()):
         here.sort(key=lambda u: (not u.get("head"), str(u.get("id"))))
         cx, cy = geo.centre(h)
@@ -347,7 +363,10 @@ def _draw_units(geo: Geo, units: Sequence[Mapping[str, Any]], detail: bool, only
     return "".join(out)
 
 
-def _draw_pieces(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, scale: float) -> str:
+def _draw_pieces(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, scale: float,
+                 placer: Placer | None = None) -> str:
+    """The pieces on ``geo``; with ``placer`` (the detail, its counters taken) each piece's box is
+    taken, and a covered objective's value a counter stands on is left out (the tile shows it)."""
     city = _city()
     pieces = _Pieces(scale)
 
@@ -370,17 +389,27 @@ def _draw_pieces(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None,
         if ok(h):
             assert h is not None
             pieces.barricade(*geo.centre(h), geo.r)
+            _take_around(placer, geo.centre(h), geo.r * 0.75, geo.r * 0.5)
     for label in _strs(view.get("jams")):
         h = _hex(label)
         if ok(h):
             assert h is not None
             pieces.jam(*geo.centre(h), geo.r)
+            _take_around(placer, geo.centre(h), geo.r * 0.95, geo.r * 0.5)
     for s in _dicts(view.get("smoke")):
         h = _hex(s.get("hex"))
         if ok(h):
             assert h is not None
             pieces.smoke(*geo.centre(h), geo.r)
+            _take_around(placer, geo.centre(h), geo.r * 0.8, geo.r * 0.65)
+    if placer is not None:
+        pieces.cover_texts = [c for c in pieces.cover_texts if placer.label(*c[:3], c[3], bold=True)]
     return pieces.svg()
+
+
+def _take_around(placer: Placer | None, centre: Point, half_w: float, half_h: float) -> None:
+    if placer is not None:
+        placer.take((centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h))
 
 
 def _hatch(geo: Geo, hexes: Iterable[Hex], slope: float, path: Path) -> None:
@@ -436,6 +465,11 @@ class _Record:
         self.results: list[tuple[float, float, str]] = []
         self.bursts = Path()
         self.plates = Path()
+        self.callouts: list[tuple[float, float, str]] = []  # plates asked for, placed by settle()
+        self.notes: list[tuple[Point, Point, str]] = []  # (from, to, note) of arrests, placed by settle()
+        self.taken: list[Box] = []  # the bursts: no name goes over them
+        self.lines_taken: list[Box] = []  # the lines, likewise
+        self.settled = False
 
     def side(self, uid: str) -> str:
         u = self.units.get(uid)
@@ -493,11 +527,12 @@ class _Record:
         body = run[:-1] + [svg.shorten(run[-2], run[-1], 0, head_len * 0.7)[1]]
         ink = "#2b2a27" if kind == "arrest" else side
         self.casing.polyline(run)
+        self._trace(run)
         style = {"retreat": "retreat", "panic": "panic", "metro": "metro", "arrest": "arrest", "offmap": "retreat"}
         self.lines.setdefault((ink, style.get(kind, "move")), Path()).polyline(body)
         self.heads.setdefault(ink, Path()).polygon(svg.arrowhead(end, run[-2], head_len, head_len * 0.9))
         if self.detail and kind == "arrest":
-            self.labels.append((pts[0][0], pts[0][1] + g.r * 0.95, self.arrested.format(unit=uid)))
+            self.notes.append((pts[0], pts[-1], self.arrested.format(unit=uid)))
 
     def throw(self, t: Mapping[str, Any]) -> None:
         origin, hit, target = _hex(t.get("origin")), _hex(t.get("hit")), _hex(t.get("target"))
@@ -508,10 +543,13 @@ class _Record:
         a, b = self.geo.centre(origin), self.geo.centre(hit)
         a2, b2 = svg.shorten(a, b, self.geo.r * 0.3, self.geo.r * 0.15)
         self.lines.setdefault((side, "throw"), Path()).segment(a2, b2)
+        self._trace([a2, b2])
         self.bursts.polygon(_star(b[0], b[1] - self.geo.r * 0.1, self.geo.r * 0.3, self.geo.r * 0.14, 7))
+        self._burst(b[0], b[1] - self.geo.r * 0.1, self.geo.r * 0.3)
         if target is not None and target != hit:
             c = self.geo.centre(target)
             self.lines.setdefault((side, "throw"), Path()).segment(b, c)
+            self._trace([b, c])
         if self.detail:
             label = str(t.get("result") or "?")
             if t.get("short"):
@@ -531,14 +569,68 @@ class _Record:
         if (mx, my) == (ax, ay):
             my -= self.geo.r * 0.5
         self.bursts.polygon(_star(mx, my, self.geo.r * (0.42 if self.detail else 0.55), self.geo.r * 0.2, 8))
+        self._burst(mx, my, self.geo.r * 0.42)
         if self.detail:
             self._plate(mx, my + self.geo.r * 0.5, str(f.get("result") or "?"))
 
+    def _trace(self, run: Sequence[Point]) -> None:
+        """Small boxes along a line of the detail: names keep off the record's lines."""
+        if not self.detail:
+            return
+        half = 3.6 * self.k + 2
+        for (x0, y0), (x1, y1) in zip(run, run[1:]):
+            n = max(1, int(math.hypot(x1 - x0, y1 - y0) // (half * 1.5)))
+            for i in range(n + 1):
+                x, y = x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n
+                self.lines_taken.append((x - half, y - half, x + half, y + half))
+
+    def _burst(self, x: float, y: float, radius: float) -> None:
+        if self.detail:
+            self.taken.append((x - radius, y - radius, x + radius, y + radius))
+
     def _plate(self, x: float, y: float, label: str) -> None:
-        fs = 12.0
-        w = svg.text_width(label, fs, bold=True) + 10
-        self.plates.round_rect(x - w / 2, y - 9, w, 18, 4)
-        self.results.append((x, y + 4.5, label))
+        self.callouts.append((x, y, label))
+
+    def settle(self, placer: Placer | None = None) -> None:
+        """Place the callouts (the results' plates, the arrests' notes) after what stays where it
+        is (counters, hex labels): each at the first free spot near its fight, throw or arrest
+        (issue 19.7), else where it was asked for; then the bursts and lines are taken too."""
+        if self.settled:
+            return
+        self.settled = True
+        r = self.geo.r
+        for x, y, label in self.callouts:
+            w = svg.text_width(label, 12, bold=True) + 10
+            spots = [(x, y), (x, y + 0.3 * r), (x, y - 0.3 * r), (x + w / 2 + 0.3 * r, y), (x - w / 2 - 0.3 * r, y),
+                     (x, y + 0.55 * r), (x, y - 0.55 * r)]
+            for d in (0.8, 1.1):  # farther out, all round
+                spots += [(x + d * r * math.cos(a), y + d * r * math.sin(a))
+                          for a in (math.pi / 2, -math.pi / 2, 0, math.pi, 1, 2.14, -1, -2.14)]
+            boxes = [(sx - w / 2, sy - 9, sx + w / 2, sy + 9) for sx, sy in spots]
+            i = placer.first_free(boxes) if placer is not None else 0
+            if i is None:
+                if placer is not None and not placer.shows(boxes[0]):
+                    continue  # out of the detail's frame
+                i = 0
+                placer.take(boxes[0]) if placer is not None else None
+            sx, sy = spots[i]
+            self.plates.round_rect(sx - w / 2, sy - 9, w, 18, 4)
+            self.results.append((sx, sy + 4.5, label))
+        for (x, y), (tx, ty), note in self.notes:
+            # under the arrested unit's hex, else along its line to the prison, else beside the hex
+            spots = [(x, y + r * 0.95)]
+            length = math.hypot(tx - x, ty - y) or 1.0
+            for d in (1.1, 1.7, 2.3, 2.9, 3.5):
+                if d * r < length:
+                    spots.append((x + (tx - x) * d * r / length, y + (ty - y) * d * r / length + 3.5))
+            w = svg.text_width(note, 10.5, bold=True)
+            spots += [(x + w / 2 + 0.55 * r, y + 3.5), (x - w / 2 - 0.55 * r, y + 3.5)]
+            spot = placer.place(spots, note, 10.5, bold=True) if placer is not None else spots[0]
+            if spot is not None:
+                self.labels.append((*spot, note))
+        if placer is not None:
+            placer.take_all(self.taken)
+            placer.take_all(self.lines_taken)
 
     def _where(self, uids: Sequence[str], before: Mapping[str, str]) -> list[Point]:
         out = []
@@ -550,6 +642,7 @@ class _Record:
         return out
 
     def svg(self) -> str:
+        self.settle()
         return self.under() + self.over()
 
     def under(self) -> str:

@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from pbem.core.i18n import Catalog
 from pbem.games.corteo.city import Hex
+from pbem.games.corteo.render_labels import Placer, text_box
 from pbem.games.corteo.render_style import CLINIC_RED, Geo, _fit, _hex, _text
 from pbem.render import svg, theme
 from pbem.render.svg import Path
@@ -23,9 +24,11 @@ STOP_EDGE: Final = "#0b5fa5"
 SECRET_EDGE: Final = "#1b8a3a"  # D Sociale: the secret place, in the corteo's view only (view.py)
 
 
-def draw(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, detail: bool) -> tuple[str, str]:
+def draw(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, detail: bool,
+         placer: Placer | None = None) -> tuple[str, str]:
     """What goes under the counters (the places) and over them (the pieces, which share hexes with
-    the power's escort)."""
+    the power's escort); with ``placer`` (the detail) the pieces' boxes are taken, and an id half
+    out of its bounds is left out."""
     sc = view.get("scenario")
     if not isinstance(sc, dict):
         return "", ""
@@ -86,12 +89,17 @@ def draw(geo: Geo, view: Mapping[str, Any], only: frozenset[Hex] | None, detail:
         else:
             rings.circle(cx, cy, 0.42 * r)
             discs.circle(cx, cy, 0.34 * r)
+        if placer is not None:
+            placer.take((cx - 0.7 * r, cy - 0.42 * r, cx + 0.7 * r, cy + 0.42 * r))
         if detail:
             labels.append((cx, cy + 0.12 * r, str(m.get("id"))))
     out.append(svg.path(rims, fill=PRESIDENTIAL[1]))
     out.append(svg.path(cars, fill=PRESIDENTIAL[0]))
     out.append(svg.path(rings, fill=RALLY[1]))
     out.append(svg.path(discs, fill=RALLY[0]))
+    size = max(7.0, r * 0.3)
+    if placer is not None:
+        labels = [lab for lab in labels if placer.shows(text_box(*lab, size, bold=True))]
     if labels:
         out.append(svg.text_run([(x, y, t) for x, y, t in labels], font_size=max(7.0, r * 0.3), bold=True,
                                 fill="#ffffff"))
