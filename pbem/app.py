@@ -172,6 +172,7 @@ class App:
             return await self._store_and_handle(summary)
         async with self._inbox_lock:
             mails = await self.inbox.fetch_new()
+            self.inspector.ahead([fetched.raw for fetched in mails if fetched.raw is not None])  # read ahead
             committed: list[int] = []
             try:
                 for fetched in mails:

@@ -9,6 +9,11 @@ itself: the worker is killed and replaced, and the caller records the mail as ov
 (`pbem.service.inbound.over_budget`). A mail that finishes is then handled in the daemon
 as usual, its reading already known to fit. The worker is started once and kept; it exits
 with the daemon (its pipe closes).
+
+A batch is read ahead (`Inspector.ahead`): the worker is handed the next mails (a few
+dozen KB at most) while the daemon handles the one it has read, so the reading costs the
+daemon no waiting. Each mail keeps its own budget, counted from the moment the worker
+starts reading it (the worker says so, on the system-wide monotonic clock).
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import multiprocessing
 import multiprocessing.connection
 import signal
 import threading
+import time
+from collections import deque
+from collections.abc import Sequence
 from typing import Any, Callable
 
 log = logging.getLogger(__name__)
@@ -27,6 +35,9 @@ __all__ = ["Inspector", "inspect"]
 
 #: How long a new worker may take to start (imports) before the budget applies without it.
 START_SECONDS = 60.0
+#: How many bytes of the next mails the worker may be handed ahead of the one awaited: the
+#: pipe holds them all, so that handing them never blocks on a worker stuck on a mail.
+AHEAD_BYTES = 32 * 1024
 
 
 def inspect(raw: bytes) -> None:
@@ -53,8 +64,9 @@ def _target(name: str) -> Callable[[bytes], Any]:
 
 
 def _serve(conn: multiprocessing.connection.Connection, target: str) -> None:
-    """The worker: one mail at a time from the pipe, "ok" back when it is read. Ctrl-C
-    reaches the terminal's whole process group: the daemon stops the worker itself."""
+    """The worker: one mail at a time from the pipe; ("start", when) as it begins reading
+    it, "ok" when it is read. Ctrl-C reaches the terminal's whole process group: the
+    daemon stops the worker itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     work = _target(target)
     conn.send("ready")
@@ -63,6 +75,7 @@ def _serve(conn: multiprocessing.connection.Connection, target: str) -> None:
             raw = conn.recv_bytes()
         except (EOFError, OSError):  # the daemon is gone
             return
+        conn.send(("start", time.monotonic()))
         try:
             work(raw)
         except Exception:  # the daemon's own reading records the failure
@@ -80,6 +93,17 @@ class Inspector:
         self._proc: Any = None
         self._conn: multiprocessing.connection.Connection | None = None
         self._guard = threading.Lock()
+        self._queue: deque[bytes] = deque()  # the batch's next mails, not handed to the worker yet
+        self._queue_lock = threading.Lock()  # `ahead` never waits for a mail being read
+        self._sent: deque[bytes] = deque()  # handed to the worker, its answer not read yet
+        self._sent_bytes = 0
+
+    def ahead(self, raws: Sequence[bytes]) -> None:
+        """The mails about to be checked, in order: the worker reads the next ones while
+        the daemon handles the one it has read. Does no I/O (the next `check` hands them)."""
+        if self.seconds > 0:
+            with self._queue_lock:
+                self._queue = deque(raws)
 
     def _start(self) -> bool:
         context = multiprocessing.get_context("spawn")
@@ -102,6 +126,41 @@ class Inspector:
         if self._conn is not None:
             self._conn.close()
         self._proc = self._conn = None
+        self._sent.clear()
+        self._sent_bytes = 0
+
+    def _hand(self, raw: bytes) -> None:
+        assert self._conn is not None
+        self._conn.send_bytes(raw)
+        self._sent.append(raw)
+        self._sent_bytes += len(raw)
+
+    def _top_up(self) -> None:
+        """Hand the worker the batch's next mails while they fit in `AHEAD_BYTES`."""
+        with self._queue_lock:
+            while self._queue and self._sent_bytes + len(self._queue[0]) <= AHEAD_BYTES:
+                self._hand(self._queue.popleft())
+
+    def _await(self) -> str | None:
+        """The answer for the oldest mail handed: None when read in its budget, else why
+        not (the worker is then gone). The budget runs from the worker's own start."""
+        assert self._conn is not None
+        size = len(self._sent[0])
+        deadline = time.monotonic() + self.seconds  # until the worker says when it started
+        try:
+            while self._conn.poll(max(0.0, deadline - time.monotonic())):
+                message = self._conn.recv()
+                if message == "ok":
+                    self._sent_bytes -= len(self._sent.popleft())
+                    return None
+                deadline = message[1] + self.seconds  # ("start", when): the mail's own budget
+        except (EOFError, OSError) as exc:  # the worker died on this mail
+            self._stop()
+            log.warning("the mail reader died on a mail of %d bytes: %s", size, exc)
+            return f"reading it stopped the reader ({type(exc).__name__})"
+        self._stop()
+        log.warning("a mail of %d bytes took more than %g s to read: not read", size, self.seconds)
+        return f"reading it took more than {self.seconds:g} s"
 
     def check(self, raw: bytes) -> str | None:
         """None when the mail is read within the budget, else why not (for the record).
@@ -111,19 +170,29 @@ class Inspector:
         with self._guard:
             if self._conn is None and not self._start():
                 return None
-            assert self._conn is not None
-            try:
-                self._conn.send_bytes(raw)
-                if self._conn.poll(self.seconds):
-                    self._conn.recv()
+            # Mails handed ahead but never asked about (the caller skipped them): their answers
+            # are read and dropped, each within its own budget (a worker stuck on one is replaced).
+            while self._sent and not (self._sent[0] is raw or self._sent[0] == raw):
+                self._await()
+                if self._conn is None and not self._start():
                     return None
-            except (EOFError, OSError) as exc:  # the worker died on this mail
-                self._stop()
-                log.warning("the mail reader died on a mail of %d bytes: %s", len(raw), exc)
-                return f"reading it stopped the reader ({type(exc).__name__})"
-            self._stop()
-            log.warning("a mail of %d bytes took more than %g s to read: not read", len(raw), self.seconds)
-            return f"reading it took more than {self.seconds:g} s"
+            if not self._sent:
+                with self._queue_lock:
+                    while self._queue:  # this mail, and those before it the caller skipped
+                        head = self._queue.popleft()
+                        if head is raw or head == raw:
+                            break
+                try:
+                    self._hand(raw)
+                except (EOFError, OSError) as exc:
+                    self._stop()
+                    log.warning("the mail reader died on a mail of %d bytes: %s", len(raw), exc)
+                    return f"reading it stopped the reader ({type(exc).__name__})"
+            try:
+                self._top_up()
+            except (EOFError, OSError):
+                pass  # the answer for this mail tells what happened to the worker
+            return self._await()
 
     def close(self) -> None:
         with self._guard:
