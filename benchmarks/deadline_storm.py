@@ -1,38 +1,80 @@
-"""The deadline storm: N Kriegspiel games on one PostgreSQL database whose deadlines fall
-at the same second; W worker processes share the work as `pbem serve` workers do (due
-games claimed with FOR UPDATE SKIP LOCKED, report jobs with advisory locks,
-`pbem.service.claims`): each game resolved with the default orders, every seat's report
-drawn with its map at the given width and queued in the outbox.
+"""The deadline storm: N games on one PostgreSQL database whose deadlines fall at the same
+second; W worker processes share the work as `pbem serve` workers do (due games claimed
+with FOR UPDATE SKIP LOCKED, report jobs with advisory locks, `pbem.service.claims`): each
+game resolved with the default orders, every seat's report drawn with its map at the given
+width and queued in the outbox.
 
-Prints the wall time from the deadline to the last report queued, per worker count, and
-the cost per game. Usage (the database is made on the server if missing, and emptied):
+``--kinds kriegspiel`` (the default): Kriegspiel games, a North playing in English and a
+South in Italian (two maps a game); ``--kinds mix``: the five kinds in turn (Kriegspiel,
+Corteo, Battle of Seattle, Arditi del Popolo with three parties, Block Mania with three
+players), the seats' languages alternating. Every game has its own dice seed.
+
+Prints, per number of games and of workers: the wall time from the deadline to the last
+report queued, the cost per game in wall time, the CPU time the workers used per game and
+the CPU time of their PostgreSQL backends per game (sampled from /proc: the server must be
+on this machine, else it shows 0). On a machine shared with other work the wall time
+follows the load; the CPU times do not. At the end a sample of the queued reports is read
+back and its PNG maps decoded.
+
+The games are made once per (kinds, count) in a template database (``<db>_tpl_<kinds>_<n>``,
+kept between runs; ``--fresh`` makes it again), and each run starts from a copy of it
+(``CREATE DATABASE … TEMPLATE``), so that making 3,000 games is paid once. Usage:
 
     python benchmarks/deadline_storm.py --url postgresql://postgres@127.0.0.1:5432/pbem_storm \\
-        --games 100 --workers 1 2 4 --width 1600
+        --games 100 1000 --workers 1 2 4 --kinds kriegspiel --width 1600
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import email
+import io
 import multiprocessing
+import os
+import resource
+import threading
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 START = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 DEADLINE = timedelta(hours=2)  # Sunday 20:00, the club's deadline
+KEY_FILE = "/tmp/pbem-storm.key"
+
+#: The seats each kind is played with here (its usual table).
+SEATS = {
+    "kriegspiel": ("north", "south"),
+    "corteo": ("corteo", "potere"),
+    "seattle": ("demonstrators", "authorities"),
+    "arditi": ("red", "blue", "green"),
+    "blockmania": ("red", "blue", "green"),
+}
+MIXES = {"kriegspiel": ("kriegspiel",), "mix": tuple(SEATS)}
+TEMPLATE_MARK = "storm_template_v1"
 
 
-def _ensure_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
+def _admin_dsn(url: str) -> tuple[str, str]:
     from sqlalchemy.engine import make_url
 
     base = make_url(url)
     dsn = base.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    return dsn, base.database or "pbem_storm"
+
+
+def _with_database(url: str, name: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(database=name).render_as_string(hide_password=False)
+
+
+def _admin(url: str, *statements: tuple[str, tuple[Any, ...]]) -> list[Any]:
+    import psycopg
+
+    dsn, _ = _admin_dsn(url)
     with psycopg.connect(dsn, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (base.database,)).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(base.database or "pbem_storm")))
+        return [conn.execute(q, args).fetchall() if q.lstrip().upper().startswith("SELECT") else conn.execute(q, args)
+                for q, args in statements]
 
 
 def _context(url: str, width: int, when: datetime, schema: str = "require"):  # type: ignore[no-untyped-def]
@@ -41,31 +83,74 @@ def _context(url: str, width: int, when: datetime, schema: str = "require"):  # 
     from pbem.service.context import Context, ManualClock
 
     cfg = from_mapping({"database": {"url": url, "workers": "shared"}, "render": {"width": width, "workers": 0},
-                        "security": {"key_file": "/tmp/pbem-storm.key"}}, "storm")
+                        "security": {"key_file": KEY_FILE}}, "storm")
     return Context(engine=make_engine(url, schema), config=cfg, clock=ManualClock(when), defer_reports=True)  # type: ignore[arg-type]
 
 
-def make_games(url: str, games: int, width: int) -> float:
-    """An empty database with ``games`` games, every deadline at START + DEADLINE; returns s."""
+def _remember_welcome_maps() -> None:
+    """While games are made: a welcome map drawn once per distinct drawing in this process
+    (every new game of a kind starts from the same position, so its welcome maps are the
+    same pictures); only the setup, which is not measured, is spared the drawing."""
+    from pbem.service import mailer
+
+    drawn: dict[tuple[str, str], bytes] = {}
+    plain = mailer.MapCache.png
+
+    def png(self: Any, rules: Any, view: Any, lang: str = "en") -> bytes:
+        key = (rules.info.slug, mailer.map_key(view, lang))
+        if key not in drawn:
+            drawn[key] = plain(self, rules, view, lang)
+        return drawn[key]
+
+    mailer.MapCache.png = png  # type: ignore[method-assign]
+
+
+def _make_template(url: str, name: str, kinds: str, games: int, width: int) -> float:
+    """A database ``name`` holding ``games`` games, every deadline at START + DEADLINE; returns s."""
     from sqlalchemy import text
 
-    from pbem.db.session import make_engine
     from pbem.service import games as made
+    from pbem.service import reports
 
-    _ensure_database(url)
-    engine = make_engine(url, "none")
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
-    ctx = _context(url, width, START, "upgrade")
+    _admin(url, (f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', ()), (f'CREATE DATABASE "{name}"', ()))
+    target = _with_database(url, name)
+    ctx = _context(target, width, START, "upgrade")
+    _remember_welcome_maps()
+    cycle = MIXES[kinds]
     t0 = time.perf_counter()
     for n in range(games):
-        made.create(ctx, "kriegspiel", f"Storm {n}", [made.SeatSpec("north", f"n{n}@players.example"),
-                                                      made.SeatSpec("south", f"s{n}@players.example", "it")],
-                    deadline="2h")
+        kind = cycle[n % len(cycle)]
+        specs = [made.SeatSpec(seat, f"{seat}{n}@players.example", "it" if (n + i) % 2 else "en")
+                 for i, seat in enumerate(SEATS[kind])]
+        made.create(ctx, kind, f"Storm {n}", specs, deadline="2h")
+    reports.run_pending(ctx)  # a first step the server took at the start (a draw) has its reports sent already
+    with ctx.engine.begin() as conn:
+        conn.execute(text(f"CREATE TABLE {TEMPLATE_MARK} (games integer)"))
+        conn.execute(text(f"INSERT INTO {TEMPLATE_MARK} VALUES ({games})"))
     ctx.engine.dispose()
     return time.perf_counter() - t0
+
+
+def make_games(url: str, kinds: str, games: int, width: int, fresh: bool = False) -> float:
+    """The database of ``url`` made again as a copy of the template of ``games`` games
+    (made first when missing); returns the seconds spent making the template (0: kept)."""
+    _, db = _admin_dsn(url)
+    template = f"{db}_tpl_{kinds}_{games}"
+    made = 0.0
+    exists = _admin(url, ("SELECT 1 FROM pg_database WHERE datname = %s", (template,)))[0]
+    if exists and not fresh:
+        import psycopg
+
+        try:
+            with psycopg.connect(_with_database(url, template).replace("+psycopg", "")) as conn:
+                exists = conn.execute(f"SELECT games FROM {TEMPLATE_MARK}").fetchone() == (games,)
+        except psycopg.Error:
+            exists = False
+    if not exists or fresh:
+        made = _make_template(url, template, kinds, games, width)
+    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()),
+           (f'CREATE DATABASE "{db}" TEMPLATE "{template}"', ()))
+    return made
 
 
 def worker(url: str, width: int) -> None:
@@ -84,25 +169,88 @@ def worker(url: str, width: int) -> None:
     ctx.engine.dispose()
 
 
-def storm(url: str, games: int, count: int, width: int) -> tuple[float, int, int]:
-    from sqlmodel import select
+class BackendClock:
+    """The CPU time of the PostgreSQL backends serving one database, sampled from /proc while
+    the workers run (the last figure seen of each backend)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.seen: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import psycopg
+
+        _, db = _admin_dsn(self.url)
+        dsn, _ = _admin_dsn(self.url)
+        tick = os.sysconf("SC_CLK_TCK")
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            while not self._stop.wait(0.25):
+                for (pid,) in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (db,)):
+                    try:
+                        with open(f"/proc/{pid}/stat") as f:
+                            fields = f.read().rsplit(")", 1)[1].split()
+                    except OSError:
+                        continue
+                    self.seen[pid] = (int(fields[11]) + int(fields[12])) / tick
+
+    def __enter__(self) -> BackendClock:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.seen.values())
+
+
+def storm(url: str, games: int, count: int, width: int) -> tuple[float, float, float, int]:
+    """Run ``count`` workers until every report is queued: wall s, workers' CPU s, backends' CPU s, reports."""
+    from sqlmodel import col, select
 
     from pbem.db.models import OutboxMail, ReportJob
 
+    with _context(url, width, START).session() as s:
+        before_jobs = len(list(s.exec(select(ReportJob.id))))
+        before_reports = len(list(s.exec(select(OutboxMail.id).where(OutboxMail.kind == "report"))))
     procs = [multiprocessing.get_context("spawn").Process(target=worker, args=(url, width)) for _ in range(count)]
-    t0 = time.perf_counter()
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join()
-    wall = time.perf_counter() - t0
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with BackendClock(url) as backends:
+        t0 = time.perf_counter()
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join()
+        wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     ctx = _context(url, width, START)
     with ctx.session() as s:
         jobs = [j.status for j in s.exec(select(ReportJob))]
-        reports = len(list(s.exec(select(OutboxMail.id).where(OutboxMail.kind == "report"))))
+        ids = [i for i in s.exec(select(OutboxMail.id).where(OutboxMail.kind == "report").order_by(col(OutboxMail.id)))]
+        sample = ids[before_reports:][:: max(1, (len(ids) - before_reports) // 12)]
+        raws = [row.raw for row in s.exec(select(OutboxMail).where(OutboxMail.id.in_(sample)))]  # type: ignore[union-attr]
     ctx.engine.dispose()
-    assert len(jobs) == games and all(j == "done" for j in jobs), "not every game's reports were queued"
-    return wall, len(jobs), reports
+    assert len(jobs) == before_jobs + games and all(j == "done" for j in jobs), "not every game's reports were queued"
+    for raw in raws:
+        _check_map(raw, width)
+    return wall, cpu, backends.seconds, len(ids) - before_reports
+
+
+def _check_map(raw: bytes, width: int) -> None:
+    """The report carries a PNG map of the width asked for, which decodes."""
+    from PIL import Image
+
+    mail = email.message_from_bytes(raw)
+    pngs = [p.get_payload(decode=True) for p in mail.walk() if p.get_content_type() == "image/png"]
+    assert len(pngs) == 1 and isinstance(pngs[0], bytes), "a report without its map"
+    with Image.open(io.BytesIO(pngs[0])) as image:
+        image.load()
+        assert image.width == width, f"a map {image.width} px wide"
 
 
 def main() -> None:
@@ -110,16 +258,22 @@ def main() -> None:
     parser.add_argument("--url", default="postgresql://postgres@127.0.0.1:5432/pbem_storm")
     parser.add_argument("--games", type=int, nargs="+", default=[100])
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--kinds", choices=sorted(MIXES), default="kriegspiel")
     parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--fresh", action="store_true", help="make the template databases again")
     args = parser.parse_args()
-    print(f"deadline storm: Kriegspiel, every deadline at the same second, maps {args.width} px")
-    print(f"{'games':>6} {'workers':>7} {'setup s':>8} {'wall s':>8} {'ms/game':>8} {'reports':>8}")
+    kinds = "Kriegspiel" if args.kinds == "kriegspiel" else "a mix of " + ", ".join(MIXES["mix"])
+    print(f"deadline storm: {kinds}, every deadline at the same second, maps {args.width} px, "
+          f"{os.cpu_count()} cores")
+    print(f"{'games':>6} {'workers':>7} {'wall s':>8} {'ms/game':>8} {'cpu ms/game':>12} {'pg ms/game':>11} "
+          f"{'reports':>8}  (template made in s)")
     for games in args.games:
         for count in args.workers:
-            setup = make_games(args.url, games, args.width)
-            wall, jobs, reports = storm(args.url, games, count, args.width)
-            print(f"{games:>6} {count:>7} {setup:>8.1f} {wall:>8.1f} {wall * 1000 / games:>8.0f} {reports:>8}",
-                  flush=True)
+            made = make_games(args.url, args.kinds, games, args.width, args.fresh)
+            args.fresh = False
+            wall, cpu, pg, reports = storm(args.url, games, count, args.width)
+            print(f"{games:>6} {count:>7} {wall:>8.1f} {wall * 1000 / games:>8.0f} {cpu * 1000 / games:>12.0f} "
+                  f"{pg * 1000 / games:>11.0f} {reports:>8}  ({made:.0f})", flush=True)
 
 
 if __name__ == "__main__":
