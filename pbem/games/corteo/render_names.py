@@ -139,6 +139,24 @@ def _spots(geo: Geo, centre: tuple[float, float], hexes: Sequence[Hex], size: fl
     return out
 
 
+def _free_along(placer: Placer, centre: tuple[float, float], angle: float, name: str, size: float) -> bool:
+    """Whether a name turned by ``angle`` about ``centre`` covers nothing taken (its band is
+    measured as small boxes along its line), then taken."""
+    width = svg.text_width(name, size)
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    half = size * 0.5
+    n = max(1, int(width // size))
+    boxes = []
+    for i in range(n + 1):
+        d = -width / 2 + width * i / n
+        x, y = centre[0] + ux * d, centre[1] + uy * d
+        boxes.append((x - half, y - half, x + half, y + half))
+    if not all(placer.free(b) for b in boxes):
+        return False
+    placer.take_all(boxes)
+    return True
+
+
 def _street_names(geo: Geo, hexes: frozenset[Hex], size: float, placer: Placer) -> list[str]:
     """Street and bridge names along their hexes shown: slanted along a slanted street, else level
     at the first free spot near the street's middle."""
@@ -169,7 +187,15 @@ def _street_names(geo: Geo, hexes: frozenset[Hex], size: float, placer: Placer) 
         if svg.text_width(name, fs) > length and not detail:
             fs = max(size * 0.8, fs * length / svg.text_width(name, fs))
         halo = not detail or svg.text_width(name, fs) > length - geo.w * 0.5
-        if abs(angle) >= 1:  # along the street, where it runs
+        if abs(angle) >= 1:  # along the street: on the detail at the first stretch free of counters
+            if detail:
+                pts = [geo.centre(h) for h in shown]
+                pts += [((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in zip(pts, pts[1:])]
+                centres = [(mx, my)] + sorted(pts, key=lambda c: math.dist(c, (mx, my)))
+                found = next((c for c in centres if _free_along(placer, c, angle, name, fs)), None)
+                if found is None:
+                    continue
+                mx, my = found
             dy = fs * 0.35
             transform = f"rotate({svg.num(angle)} {svg.num(mx)} {svg.num(my)})"
             if halo:
