@@ -9,6 +9,7 @@ still names what the detail leaves out). Boxes are measured like the maps are la
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 from pbem.render import svg
@@ -19,9 +20,15 @@ Box = tuple[float, float, float, float]
 
 def text_box(x: float, y: float, text: str, size: float, *, bold: bool = False, anchor: str = "middle") -> Box:
     """The box of ``text`` drawn at (x, y) (baseline) with ``anchor``."""
-    width = sum(svg.text_width(ch, size, bold=bold) for ch in text)
+    width = _width(text, size, bold)
     left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
     return left, y - 0.78 * size, left + width, y + 0.22 * size
+
+
+@functools.lru_cache(maxsize=4096)
+def _width(text: str, size: float, bold: bool) -> float:
+    """As :func:`pbem.render.svg.text_run` lays it out: letter by letter."""
+    return sum(svg.text_width(ch, size, bold=bold) for ch in text)
 
 
 def overlaps(a: Box, b: Box, gap: float = 0.0) -> bool:
@@ -34,26 +41,40 @@ def inside(box: Box, bounds: Box) -> bool:
     return box[0] >= bounds[0] and box[1] >= bounds[1] and box[2] <= bounds[2] and box[3] <= bounds[3]
 
 
+CELL = 48.0  # the placer's grid: a box is looked for only among those in the cells it touches
+
+
 class Placer:
     """The boxes taken so far on one map (or one part of it, within ``bounds``)."""
 
     def __init__(self, bounds: Box | None = None, gap: float = 1.0) -> None:
         self.bounds = bounds
         self.gap = gap
-        self.taken: list[Box] = []
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+    @staticmethod
+    def _cells(box: Box, gap: float = 0.0) -> Iterable[tuple[int, int]]:
+        for i in range(int((box[0] - gap) // CELL), int((box[2] + gap) // CELL) + 1):
+            for j in range(int((box[1] - gap) // CELL), int((box[3] + gap) // CELL) + 1):
+                yield i, j
 
     def take(self, box: Box) -> None:
-        self.taken.append(box)
+        for cell in self._cells(box):
+            self.cells.setdefault(cell, []).append(box)
 
     def take_all(self, boxes: Iterable[Box]) -> None:
-        self.taken.extend(boxes)
+        for box in boxes:
+            self.take(box)
 
     def shows(self, box: Box) -> bool:
         """Whether ``box`` lies within the bounds (a text half cut by the detail's frame is left out)."""
         return self.bounds is None or inside(box, self.bounds)
 
     def free(self, box: Box) -> bool:
-        return self.shows(box) and not any(overlaps(box, t, self.gap) for t in self.taken)
+        if not self.shows(box):
+            return False
+        cells = self.cells
+        return not any(overlaps(box, t, self.gap) for c in self._cells(box, self.gap) for t in cells.get(c, ()))
 
     def first_free(self, boxes: Sequence[Box]) -> int | None:
         """The index of the first free box of ``boxes``, now taken; None when all are covered."""
