@@ -222,7 +222,7 @@ class App:
                             result = await asyncio.to_thread(inbound.handle, self.ctx, raw, row_id)
                     about.update(game=result.game_id)
                     if result.status == "orders":
-                        about["seat"] = await asyncio.to_thread(self._seat_of, result.inbound_id)
+                        about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
                         log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
                                  about["seat"], result.inbound_id)
             finally:
@@ -236,7 +236,7 @@ class App:
             handled = await self._read_mail(fetched, about)
             about.update(game=handled.game_id, mail=handled.inbound_id or about["mail"])
             if handled.status == "orders":  # one line, no secret: the mail's number, its game and seat
-                about["seat"] = await asyncio.to_thread(self._seat_of, handled.inbound_id)
+                about["seat"] = handled.seat or await asyncio.to_thread(self._seat_of, handled.inbound_id)
                 log.info("game %s: orders accepted from seat %s (inbound mail %s)", handled.game_id, about["seat"],
                          handled.inbound_id)
             return handled

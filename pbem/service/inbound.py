@@ -75,7 +75,7 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
         checkpoint("inbound.before-commit")
         session.commit()
     ctx.after_commit()
-    return Handled(result.status, result.note, result.game_id, row.id)
+    return Handled(result.status, result.note, result.game_id, row.id, result.seat)
 
 
 def _duplicate(ctx: Context, session: Session, receipt: int | None) -> Handled:
@@ -266,7 +266,7 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
     teams.tell_orders_filed(session, ctx, game, seat, holder, filed, on_file, phase.turn)
     session.flush()
     turns.resolve_if_ready(session, ctx, game)
-    return Handled("orders", f"receipt {filed.receipt}", game.id)
+    return Handled("orders", f"receipt {filed.receipt}", game.id, seat=seat.name)
 
 
 def order_time(dated: datetime | None, received: datetime) -> datetime:

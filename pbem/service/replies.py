@@ -41,6 +41,7 @@ class Handled:
     note: str = ""
     game_id: str | None = None
     inbound_id: int | None = None
+    seat: str | None = None  # of orders filed: the daemon's log line names it without a query
 
 
 #: How many of the mail's References an answer carries on (the newest; threading needs few).
