@@ -540,7 +540,7 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
     catalog = catalog or _catalog()
     code = normalise_language(lang or str(view.get("lang") or "en"))
     canvas = svg.Canvas(WIDTH, HEIGHT, layers=("board", "bands", "chips", "discs", "path", "marks", "panel",
-                                               "title"),
+                                               "title"), static=("board",),  # drawn once per process and width
                         title=_text(catalog, code, "map-title", round=_int(view.get("round"))))
     canvas.add(_static_board(code), layer="board")
     snakes = _Snakes()
