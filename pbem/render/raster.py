@@ -446,10 +446,16 @@ def rasterise(
         stride = target.get_stride()
         if pixels is None:
             pixels = target.get_data()
+        # Into an image made without clearing its memory (``Image.frombytes`` clears it
+        # first: ~1 ms at 1600 px, for pixels that are all written over).
         if background is not None:
             # Opaque, so premultiplied == straight colour; the alpha byte is dropped.
-            return Image.frombytes("RGB", size, pixels, "raw", _RAW_OPAQUE, stride)
-        return Image.frombytes("RGBA", size, pixels, "raw", _RAW_ALPHA, stride)
+            image = Image.new("RGB", size, None)
+            image.frombytes(pixels, "raw", _RAW_OPAQUE, stride)
+        else:
+            image = Image.new("RGBA", size, None)
+            image.frombytes(pixels, "raw", _RAW_ALPHA, stride)
+        return image
     finally:
         target.finish()
 
