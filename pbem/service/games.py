@@ -18,6 +18,7 @@ from pbem.core.i18n import normalise_language
 from pbem.core.rules import seat_label
 from pbem.db.models import Counter, Game, Holder, PhaseRow, Seat, SeatEntry
 from pbem.errors import ConfigError, GameStateError, PbemError, UserError
+from pbem.mail.compose import Attachment
 from pbem.service import calendar, holders, mailer, store, turns
 from pbem.service.context import Context
 from pbem.service.texts import t
@@ -289,6 +290,9 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
     others = [s for s in store.seats(session, game.id) if s.name != seat_row.name]
     mates = [h for h in active.get(seat_row.id or 0, []) if h.id != holder.id]
     turn = phase.turn if phase is not None else rules.phase(state).turn
+    view = rules.view(state, seat_row.name)
+    files = [*mailer.MapCache(ctx).attachments(rules, game, view, "start", lang),
+             *calendar.attachment(ctx, game, phase, lang)]
     body = [
         t("welcome.head", lang, name=game.name, title=rules.info.title, game=game.id,
           seat=seat_label(rules, seat_row.name, lang)),
@@ -304,6 +308,7 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
         t("welcome.commitment", lang, commitment=game.commitment),
         t("welcome.deadline", lang, length=duration(timedelta(seconds=game.turn_seconds), lang),
           deadline=show(phase.deadline if phase is not None else None, zone, lang)),
+        *_attached(files, lang),
         "",
         t("welcome.howto", lang, game=game.id, seat=seat_row.name, secret=secret, turn=turn,
           address=ctx.config.server.address),
@@ -314,12 +319,19 @@ def welcome(session: Session, ctx: Context, game: Game, seat_row: Seat, holder: 
         rules.template(state, seat_row.name, lang),
         *extra,
     ]
-    view = rules.view(state, seat_row.name)
-    cache = mailer.MapCache(ctx)
     mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, t("subject.welcome", lang)),
-                 text="\n".join(body), kind="welcome", game=game,
-                 attachments=[*cache.attachments(rules, game, view, "start", lang),
-                              *calendar.attachment(ctx, game, phase, lang)])
+                 text="\n".join(body), kind="welcome", game=game, seat=seat_row.name, attachments=files)
+
+
+def _attached(files: Sequence[Attachment], lang: str) -> list[str]:
+    """What the welcome's attachments are for, as the reports say of theirs: the start map,
+    its view as data, and the first deadline's calendar event when there is one."""
+    names = [f.filename for f in files]
+    png = next((n for n in names if n.endswith(".png")), None)
+    data = next((n for n in names if n.endswith(".json")), None)
+    ics = next((n for n in names if n.endswith(".ics")), None)
+    out = [t("welcome.attached", lang, png=png, json=data)] if png and data else []
+    return out + ([t("welcome.attached_calendar", lang, ics=ics)] if ics else [])
 
 
 def _seat_label(seat_row: Seat, rows: Sequence[Holder], name: str | None = None) -> str:
@@ -415,7 +427,8 @@ def _tell_every_seat(session: Session, ctx: Context, game: Game, what: str, dead
             mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, t(f"subject.{what}", lang), None, lang),
                          text=t(f"gm.{what}", lang, game=game.id,
                                 deadline=show(deadline, zone_of(session, game, holder.address), lang)),
-                         kind="notice", game=game, attachments=calendar.attachment(ctx, game, phase, lang))
+                         kind="notice", game=game, seat=seat_row.name,
+                         attachments=calendar.attachment(ctx, game, phase, lang))
 
 
 def pause(ctx: Context, game_id: str) -> str:

@@ -112,8 +112,9 @@ def make(session: Session, ctx: Context, seat: Seat, address: str, language: str
 
 def tell(session: Session, ctx: Context, game: Game, seat: Seat, subject: Text, text: Text, *,
          kind: str = "notice", turn: int | None = None, skip: Iterable[Holder] = ()) -> int:
-    """Queue one mail per recipient of the seat, each in its holder's language; returns how
-    many. ``skip``: holders who get a mail of their own instead (the sender of orders)."""
+    """Queue one mail per recipient of the seat, each in its holder's language and in the
+    seat's thread (a player of two seats has one per seat); returns how many. ``skip``:
+    holders who get a mail of their own instead (the sender of orders)."""
     skipped = {h.id for h in skip}
     sent = 0
     for holder in recipients(session, seat):
@@ -121,6 +122,6 @@ def tell(session: Session, ctx: Context, game: Game, seat: Seat, subject: Text, 
             continue
         lang = holder.language
         mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, subject(lang), turn, lang),
-                     text=text(lang), kind=kind, game=game)
+                     text=text(lang), kind=kind, game=game, seat=seat.name)
         sent += 1
     return sent

@@ -269,7 +269,8 @@ def send_reminders(ctx: Context) -> int:
                                  subject=mailer.subject(game, t("subject.reminder", lang), row.turn, lang),
                                  text=t("notice.reminder", lang, game=game.id, seat=name, turn=row.turn,
                                         deadline=show(row.deadline, zone, lang), address=ctx.config.server.address),
-                                 kind="reminder", game=game, attachments=calendar.attachment(ctx, game, row, lang))
+                                 kind="reminder", game=game, seat=name,
+                                 attachments=calendar.attachment(ctx, game, row, lang))
                     sent += 1
         session.commit()
     return sent

@@ -1,0 +1,111 @@
+"""Small things a club meets, through real SMTP and IMAP (the embedded pymap + aiosmtpd on
+loopback) on a real SQLite file: a player holding two seats of one game has one mail thread
+per seat (issue 19.2: a stable root, the welcome, and References to it), and the welcome
+says what its attachments are for, in English and in Italian (issue 19.9)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem.app import App
+from pbem.config import from_mapping
+from pbem.db.models import Game
+from pbem.db.session import make_engine
+from pbem.mail.parse import IncomingMail
+from pbem.service import games, threads
+from pbem.service.context import Context, ManualClock
+from pbem.service.texts import t
+from tests.mail.servers import MailHarness
+from tests.support import players
+from tests.support.players import secret_from_welcome
+
+ANN, BEA = "ann@localhost", "bea@localhost"
+
+
+@pytest.fixture
+async def app(embedded_mail: MailHarness, tmp_path) -> AsyncIterator[App]:  # type: ignore[no-untyped-def]
+    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp_path}/pbem.sqlite"}, "render": {"width": 300},
+                        "games": {"deadline": "48h", "reminders": ["24h"]}}, "polish")
+    clock = ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
+    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
+    players.clock = clock
+    inbox = embedded_mail.inbox(cfg.server.address)
+    await inbox.connect()
+    try:
+        yield App(ctx, inbox, embedded_mail.sender())
+    finally:
+        players.clock = None
+        await inbox.close()
+        ctx.engine.dispose()
+
+
+def _root(app: App, game_id: str, seat: str, address: str) -> str:
+    with app.ctx.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        holder = threads.holder_for(s, game, address, seat)
+        assert holder is not None and holder.id is not None
+        return threads.root_id(game, seat, holder.id, app.ctx.config.server.domain)
+
+
+def _files(mail: IncomingMail) -> list[str]:
+    return [name for name, _type, _size in mail.attachments]
+
+
+async def test_a_player_of_two_seats_has_one_thread_per_seat(app: App, embedded_mail: MailHarness) -> None:
+    """Ann holds red and blue of an Arditi game: two welcomes, each the root of its seat's
+    thread; the reminders and the reports that follow name their own seat's root first."""
+    game_id = games.create(app.ctx, "arditi", "Two hats", [
+        games.SeatSpec("red", ANN), games.SeatSpec("blue", ANN), games.SeatSpec("green", BEA)])
+    await app.drain()
+    welcomes = await embedded_mail.wait_for(ANN, count=2)
+    roots = {seat: _root(app, game_id, seat, ANN) for seat in ("red", "blue")}
+    assert roots["red"] != roots["blue"]
+    by_root = {m.message_id: m for m in welcomes}
+    assert set(by_root) == set(roots.values())
+    for seat, root in roots.items():
+        welcome = by_root[root]
+        assert f"SEAT {seat} " in welcome.text and welcome.in_reply_to is None and not welcome.references
+    assert secret_from_welcome(by_root[roots["red"]].text) != secret_from_welcome(by_root[roots["blue"]].text)
+
+    # Nobody sends orders: a reminder, then the deadline plays the default orders and reports.
+    app.ctx.clock.advance(hours=25)  # type: ignore[attr-defined]
+    await app.cycle()
+    await app.drain()
+    app.ctx.clock.advance(hours=24)  # type: ignore[attr-defined]
+    for _ in range(4):
+        await app.cycle()  # the resolution, the report stage, then the outbox
+    await app.drain()
+    later = await embedded_mail.wait_for(ANN, count=1)
+    for _ in range(10):  # the set-up's reports and turn 1's, two seats each, maybe in several fetches
+        if sum(1 for m in later if "report" in m.subject) >= 4:
+            break
+        later += await embedded_mail.wait_for(ANN, count=1)
+    reports = [m for m in later if "report" in m.subject]
+    assert len(reports) == 4, [m.subject for m in later]
+    for report in reports:  # the seat a report is for: its attachments are named <game>-turn-N-<seat>
+        (seat,) = [s for s in roots if any(name.endswith(f"-{s}.json") for name in _files(report))]
+        assert report.in_reply_to == roots[seat] and list(report.references) == [roots[seat]]
+    assert {r.in_reply_to for r in reports} == set(roots.values())
+    # Every other mail Ann got (reminders, notices) sits in one of her two threads, never loose.
+    assert all(m.references and m.references[0] in roots.values() for m in later)
+
+
+async def test_the_welcome_says_what_its_attachments_are_for(app: App, embedded_mail: MailHarness) -> None:
+    """The start map, its ``.json`` view and the deadline's ``.ics`` are named and explained,
+    in each player's language, as the reports explain theirs."""
+    game_id = games.create(app.ctx, "arditi", "Files", [
+        games.SeatSpec("red", ANN, "en"), games.SeatSpec("blue", BEA, "it")])
+    await app.drain()
+    for address, lang in ((ANN, "en"), (BEA, "it")):
+        (welcome,) = await embedded_mail.wait_for(address)
+        files = _files(welcome)
+        png, data, ics = f"{game_id}-start.png", f"{game_id}-start.json", f"{game_id}-deadline.ics"
+        assert {png, data, ics} <= set(files), files
+        said = t("welcome.attached", lang, png=png, json=data)
+        assert said in welcome.text and t("welcome.attached_calendar", lang, ics=ics) in welcome.text
+        other = t("welcome.attached", "it" if lang == "en" else "en", png=png, json=data)
+        assert other != said and other not in welcome.text  # each player reads it in their own language
