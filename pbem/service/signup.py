@@ -22,6 +22,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem.config import format_duration, parse_duration
+from pbem.core.i18n import normalise_language
 from pbem.db.models import Game, Holder, Player, SeatEntry, Seat, SignupRequest
 from pbem.errors import GameStateError, NotFoundError, UserError
 from pbem.service import games, holders, store, turns
@@ -373,8 +374,10 @@ def _tell_master(reply: Reply, game: Game, req: SignupRequest) -> None:
         return
     from pbem.service import mailer
 
-    mailer.queue(reply.session, reply.ctx, to=master, subject=mailer.subject(game, t("subject.club_approve", "en")),
-                 text=t("club.approve_asked", "en", game=game.id, seat=req.seat, address=req.address),
+    lang = reply.ctx.config.server.language  # the game master's mail is in the server's language (pbem.service.master)
+    mailer.queue(reply.session, reply.ctx, to=master, subject=mailer.subject(game, t("subject.club_approve", lang),
+                                                                              None, lang),
+                 text=t("club.approve_asked", lang, game=game.id, seat=req.seat, address=req.address),
                  kind="notice", game=game)
 
 
@@ -406,26 +409,30 @@ def take_over(session: Session, ctx: Context, game: Game, seat_row: Seat, addres
     return holder
 
 
-def approve(session: Session, ctx: Context, game: Game, address: str) -> str:
+def approve(session: Session, ctx: Context, game: Game, address: str, lang: str | None = None) -> str:
     """The game master's ``APPROVE <address>``: the takeover that address confirmed (under
-    the policy ``takeover=approve``) is carried out. Returns the answer, in English; the
+    the policy ``takeover=approve``) is carried out. Returns the answer in ``lang``, the game
+    master's (by default the server's language, as every mail to the game master); the new
+    player is welcomed in theirs: a known player's own, else the one they asked in. The
     caller commits. Nothing changes when nothing awaits approval."""
+    lang = lang or ctx.config.server.language
     addr = address.strip().lower()
     req = session.exec(select(SignupRequest).where(
         SignupRequest.game_id == game.id, SignupRequest.address == addr, SignupRequest.kind == TAKEOVER,
         SignupRequest.status == AWAITING).order_by(col(SignupRequest.id).desc())).first()
     if req is None:
-        return t("club.approve_none", "en", game=game.id, address=quote(addr, SHORT))
+        return t("club.approve_none", lang, game=game.id, address=quote(addr, SHORT))
     seat_row = store.seat(session, game.id, req.seat)
     if game.status not in ("active", "paused") or seat_row is None or seat_row.status != "abandoned":
         req.status = VOID
         session.add(req)
-        return t("club.approve_gone", "en", game=game.id, seat=req.seat, address=addr)
-    player = store.player_for(session, addr, ctx.config.server.language)
+        return t("club.approve_gone", lang, game=game.id, seat=req.seat, address=addr)
+    asked_in = normalise_language(req.payload or ctx.config.server.language)  # TAKEOVER keeps the language asked in
+    player = store.player_for(session, addr, asked_in)
     take_over(session, ctx, game, seat_row, addr, player.language)
     req.status, req.used_at = DONE, ctx.now()
     session.add(req)
-    return t("club.approve_done", "en", game=game.id, seat=seat_row.name, address=addr)
+    return t("club.approve_done", lang, game=game.id, seat=seat_row.name, address=addr)
 
 
 def free(ctx: Context, game_id: str, seat_name: str) -> str:
@@ -459,7 +466,8 @@ def free_seat(session: Session, ctx: Context, game: Game, seat_row: Seat) -> int
     for holder in gone:
         mailer.queue(session, ctx, to=holder.address,
                      subject=mailer.subject(game, t("subject.club_freed", holder.language)),
-                     text=t("club.freed", holder.language, game=game.id, seat=seat_row.name), kind="notice", game=game)
+                     text=t("club.freed", holder.language, game=game.id, seat=seat_row.name), kind="notice", game=game,
+                     seat=seat_row.name)
         holder.status, holder.left_at = holders.REMOVED, ctx.now()
         session.add(holder)
     seat_row.status = "abandoned"
