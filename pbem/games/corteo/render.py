@@ -252,7 +252,7 @@ def _outcome(view: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
     if not isinstance(outcome, dict):
         return ""
     level = str(outcome.get("level") or "")
-    line = _maybe(catalog, lang, f"map-level-{level}", _maybe(catalog, lang, f"victory-{level}", level))
+    line = _maybe(catalog, lang, f"map-level-{level}", level)
     head = f"{_text(catalog, lang, 'map-outcome')}: {line.rstrip('.')}"
     score = _text(catalog, lang, "map-outcome-score", corteo=_int(outcome.get("corteo")),
                   potere=_int(outcome.get("potere")), final=_int(outcome.get("final")))

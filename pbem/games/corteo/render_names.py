@@ -136,6 +136,10 @@ def _spots(geo: Geo, centre: tuple[float, float], hexes: Sequence[Hex], size: fl
     for dy in (0.0, 0.45, -0.45, 0.9, -0.9):  # farther around, beside its neighbours
         for dx in (1.5, -1.5, 2.0, -2.0):
             out.append((x + dx * geo.w, y + base + dy * r))
+    if hexes:  # a place full of counters: named just above or below it
+        ys = [geo.centre(h)[1] for h in hexes]
+        for edge in (min(ys) - 0.95 * r, max(ys) + 0.95 * r):
+            out += [(x + dx * geo.w, edge + base) for dx in (0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5)]
     return out
 
 
