@@ -8,6 +8,7 @@ CONFIRM <code>                 CONFERMA <codice>
 ABSENCE <from> <to> | CANCEL   ASSENZA <dal> <al> | ANNULLA      (YYYY-MM-DD, inclusive)
 SET ZONE <tz>                  IMPOSTA FUSO <fuso>
 SET LANGUAGE <en|it>           IMPOSTA LINGUA <en|it>
+SET NAME <name>                IMPOSTA NOME <nome>            (the rest of the line, up to 40 characters)
 WATCH <game> / UNWATCH <game>  OSSERVA <partita> / SMETTI <partita>
 JOIN LEAGUE <league>           ENTRA LEGA <lega>
 STANDINGS <league>             CLASSIFICA <lega>
@@ -18,21 +19,29 @@ block without ``SEAT`` (there JOIN and TAKEOVER may leave out the game: the bloc
 Each command is a typed value; a recognised keyword with bad arguments is a `Malformed`
 naming the reason, so the answer can say exactly what was wrong. Reading is one pass over
 whitespace-split tokens: no regular expression, linear in the text, never raises.
+
+A name is shown to the other players (``Anna <anna@example.org>``): it is the rest of the
+line after ``SET NAME`` (before a ``#``), its runs of spaces made one, at most `MAX_NAME`
+characters, with no control or format character (no line breaks, no direction overrides)
+and none of ``<``, ``>``, ``@`` (a name never reads as an address).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date
+import unicodedata
 from typing import Any, Iterable, Union
 
 __all__ = [
     "CancelAbsence", "ClubCommand", "Confirm", "Games", "Join", "Malformed", "SetAbsence", "SetLanguage",
-    "SetZone", "Takeover", "Unwatch", "Watch", "JoinLeague", "Standings", "KEYWORDS", "MAX_WORD", "find_command", "parse_line",
+    "SetName", "SetZone", "Takeover", "Unwatch", "Watch", "JoinLeague", "Standings", "KEYWORDS", "MAX_NAME", "MAX_WORD", "find_command", "parse_line",
 ]
 
 #: The longest game id, seat name, code or zone read; a longer word is refused, not cut.
 MAX_WORD = 64
+#: The longest name a player may take (SET NAME), in characters.
+MAX_NAME = 40
 #: How many lines of a mail are looked at for a command standing alone.
 MAX_LINES = 200
 
@@ -56,6 +65,9 @@ _CANCEL = {"cancel", "annulla"}
 _ZONE = {"zone", "fuso", "timezone"}
 _LANGUAGE = {"language", "lingua"}
 _LANGUAGES = {"en", "it"}
+_NAME = {"name", "nome"}
+#: Characters a name may not hold besides control and format ones: a name never reads as an address.
+_NOT_IN_NAME = frozenset("<>@")
 
 
 #: The language of the keyword the sender used ("it" for PARTITE, ENTRA…, "" for English):
@@ -130,6 +142,14 @@ class SetLanguage:
 
 
 @dataclass(frozen=True)
+class SetName:
+    """SET NAME <name>: how the other players read the sender (checked here, see the module's notes)."""
+
+    name: str
+    lang: str = _lang()
+
+
+@dataclass(frozen=True)
 class Watch:
     """WATCH <game>: follow a game one does not play in, as an observer (`pbem.service.observers`)."""
 
@@ -172,8 +192,8 @@ class Malformed:
     lang: str = _lang()
 
 
-ClubCommand = Union[Games, Join, Takeover, Confirm, SetAbsence, CancelAbsence, SetZone, SetLanguage, Watch, Unwatch,
-                    JoinLeague, Standings, Malformed]
+ClubCommand = Union[Games, Join, Takeover, Confirm, SetAbsence, CancelAbsence, SetZone, SetLanguage, SetName, Watch,
+                    Unwatch, JoinLeague, Standings, Malformed]
 
 
 def _keyword(token: str) -> str:
@@ -201,12 +221,28 @@ def _zone_word(word: str) -> bool:
     return 0 < len(word) <= MAX_WORD and word.isascii() and all(ch.isalnum() or ch in "/_+-" for ch in word)
 
 
+def _display_name(text: str) -> SetName | Malformed:
+    """SET NAME's argument: the text after NAME, checked in one pass over its characters."""
+    raw = text.strip()
+    if not raw:
+        return Malformed("SET NAME", "name-missing")
+    if len(raw) > 4 * MAX_NAME:  # far too long even with its spaces made one: not looked at further
+        return Malformed("SET NAME", "name-long", raw)
+    for ch in raw:
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or kind in ("Zl", "Zp") or ch in _NOT_IN_NAME:
+            return Malformed("SET NAME", "name-chars", ch if ch in _NOT_IN_NAME else f"U+{ord(ch):04X}")
+    name = " ".join(raw.split())
+    return SetName(name) if len(name) <= MAX_NAME else Malformed("SET NAME", "name-long", name)
+
+
 def parse_line(line: str, game: str | None = None) -> ClubCommand | None:
     """The club command on one line, or None when the line does not start with a club
     keyword. ``game``: the enclosing block's game, used by JOIN/TAKEOVER that name none."""
     # At most the keyword, three words and the rest: a command never needs more, and a long
-    # line of words is not cut into a list of all of them.
-    tokens = line.split("#", 1)[0].split(None, 4)
+    # line of words is not cut into a list of all of them (SET NAME takes the rest as it is).
+    body = line.split("#", 1)[0]
+    tokens = body.split(None, 4)
     if not tokens:
         return None
     name = KEYWORDS.get(_keyword(tokens[0]))
@@ -217,7 +253,11 @@ def parse_line(line: str, game: str | None = None) -> ClubCommand | None:
         args[3] = args[3].split(None, 1)[0]  # only ever quoted as "unexpected <word>"
     lang = "it" if _keyword(tokens[0]) in _ITALIAN else ""
     try:
-        found = _parse(name, args, game)
+        if name == "SET" and args and _keyword(args[0]) in _NAME:
+            rest = body.split(None, 2)
+            found: ClubCommand | None = _display_name(rest[2] if len(rest) > 2 else "")
+        else:
+            found = _parse(name, args, game)
     except Exception:  # pragma: no cover - a bug must not drop a player's mail
         found = Malformed(name, "unreadable")
     return replace(found, lang=lang) if found is not None and lang else found

@@ -43,6 +43,8 @@ def answer(reply: Reply, command: grammar.ClubCommand) -> Handled:
         return players.request_zone(reply, command.zone)
     if isinstance(command, grammar.SetLanguage):
         return players.request_language(reply, command.language)
+    if isinstance(command, grammar.SetName):
+        return players.request_name(reply, command.name)
     if isinstance(command, (grammar.Watch, grammar.Unwatch)):
         return observers.request(reply, command.game, isinstance(command, grammar.Watch))
     if isinstance(command, grammar.JoinLeague):

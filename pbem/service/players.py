@@ -2,7 +2,7 @@
 from its first game or its first mail; its announced absences; what the game master sees
 of it (``pbem player list|show``).
 
-A player's own settings come by mail (ABSENCE, SET ZONE, SET LANGUAGE) and, like a seat,
+A player's own settings come by mail (ABSENCE, SET ZONE, SET LANGUAGE, SET NAME) and, like a seat,
 are never changed on a From's word: the request mails a one-time code and the setting
 changes on ``CONFIRM`` (`pbem.service.signup`). What an absence does to deadlines is each
 game's policy, read from the `Absence` rows elsewhere.
@@ -24,7 +24,7 @@ from pbem.service.context import Context
 from pbem.service.replies import SHORT, Handled, Reply, quote
 from pbem.service.texts import t
 
-ABSENCE, ABSENCE_CANCEL, ZONE, LANGUAGE = "absence", "absence-cancel", "zone", "language"
+ABSENCE, ABSENCE_CANCEL, ZONE, LANGUAGE, NAME = "absence", "absence-cancel", "zone", "language", "name"
 #: The longest absence one request announces, and how far ahead it may start.
 MAX_DAYS = 366
 
@@ -107,6 +107,11 @@ def request_language(reply: Reply, language: str) -> Handled:
     return signup.ask(reply, LANGUAGE, None, "", language, t("club.what_language", reply.lang, language=language))
 
 
+def request_name(reply: Reply, name: str) -> Handled:
+    """SET NAME: the name is checked by the grammar (`pbem.mail.club`); set on CONFIRM."""
+    return signup.ask(reply, NAME, None, "", name, t("club.what_name", reply.lang, name=name))
+
+
 def apply(reply: Reply, req: SignupRequest) -> Handled:
     """A confirmed setting takes effect; the answer says what changed (in the new language)."""
     session, ctx = reply.session, reply.ctx
@@ -128,6 +133,9 @@ def apply(reply: Reply, req: SignupRequest) -> Handled:
     elif req.kind == ZONE:
         set_zone(session, player, req.payload)
         text = t("club.zone_set", reply.lang, zone=req.payload)
+    elif req.kind == NAME:
+        set_name(session, player, req.payload)
+        text = t("club.name_set", reply.lang, name=req.payload)
     else:
         set_language(session, player, req.payload)
         reply.lang = req.payload
@@ -174,6 +182,12 @@ def cancel_absences(session: Session, ctx: Context, player: Player) -> int:
 
 def set_zone(session: Session, player: Player, zone: str) -> None:
     player.timezone = zone
+    session.add(player)
+
+
+def set_name(session: Session, player: Player, name: str) -> None:
+    """How the other players read this one (`pbem.service.holders.label`)."""
+    player.name = name
     session.add(player)
 
 
