@@ -12,6 +12,7 @@ The same driver (`ScriptedTable`) plays the end-to-end tests against Dovecot.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import random
@@ -62,6 +63,9 @@ class Script:
     #: ``[stand_in]``: after the steps the awaited seats play the rules' random legal orders instead of
     #: passing, the best of ``tries`` sheets by the words of ``prefer`` (a game whose defaults never fight)
     stand_in: dict[str, Any] = field(default_factory=dict)
+    #: ``seed``: the game's entropy (its dice and the stand-ins' choices, its secrets too) drawn from this
+    #: text, so the demo plays the same game on every run (a script whose story needs certain dice)
+    seed: str | None = None
 
 
 def load_script(kind: str) -> Script:
@@ -79,7 +83,7 @@ def load_script(kind: str) -> Script:
     steps = tuple(ScriptStep(s["seat"], s["orders"].strip(), s.get("expect", "orders"), s.get("note", ""),
                              s.get("turn")) for s in data["step"])
     return Script(kind, data.get("name", f"{kind} demo"), seats, steps, dict(data.get("options", {})),
-                  bool(data.get("finish", False)), dict(data.get("stand_in", {})))
+                  bool(data.get("finish", False)), dict(data.get("stand_in", {})), data.get("seed"))
 
 
 def scripted_kinds() -> list[str]:
@@ -288,6 +292,20 @@ def _pass_word(kind: str) -> str:
                                                                           rules.info.seats[0]).canonical()
 
 
+class SeededEntropy:
+    """Entropy from a script's ``seed``: the same bytes on every run (a demo's, never a real game's)."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed, self.n = seed, 0
+
+    def __call__(self, size: int) -> bytes:
+        self.n += 1
+        out = b""
+        while len(out) < size:
+            out += hashlib.sha256(f"{self.seed}-{self.n}-{len(out)}".encode()).digest()
+        return out[:size]
+
+
 def _save(table: ScriptedTable, out: Path) -> None:
     for seat, mails in table.mail.items():
         folder = out / "mail" / seat
@@ -308,7 +326,8 @@ async def run(out: Path, kinds: Sequence[str] | None = None, language: str | Non
     """Play each scripted game; returns the output folder. ``language``: every seat reads its
     mail in that language (the both-language test), else each seat's own from the script;
     ``entropy``: where secrets and dice seeds come from, ``start``: the clock's first reading (a
-    test fixes both; default: the system's entropy and the time now)."""
+    test fixes both; default: the system's entropy and the time now); a script with a ``seed`` plays
+    on its own entropy whatever ``entropy`` says."""
     from pbem.mail.embedded import EmbeddedMailServer
     from pbem.mail.imap import ImapInbox
     from pbem.mail.smtp import SmtpSender
@@ -327,8 +346,9 @@ async def run(out: Path, kinds: Sequence[str] | None = None, language: str | Non
         folder.mkdir(parents=True)
         cfg = demo_config(folder)
         clock = ManualClock(start or datetime.now(timezone.utc).replace(microsecond=0))
-        ctx = (Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock) if entropy is None else
-               Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, entropy=entropy))
+        source = SeededEntropy(script.seed) if script.seed else entropy
+        ctx = (Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock) if source is None else
+               Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, entropy=source))
         server = EmbeddedMailServer(host="127.0.0.1", imap_port=0, smtp_port=0, maildir=None,
                                     domains=("localhost",), password="pbem")
         await server.start()

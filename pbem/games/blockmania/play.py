@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbem.core.rules import Chooser
 from pbem.games.blockmania import combat, deck, flow, movement
+from pbem.games.blockmania.blocks import Loc
 from pbem.games.blockmania.board import Board
 from pbem.games.blockmania.damage import where
 from pbem.games.blockmania.orders import parse_text
@@ -99,6 +100,8 @@ def _command(state: State, seat: str, pick: Chooser, lines: list[str], offer: ob
         paths = movement.reachable(board, bid)
         reach = sorted(paths, key=str)
         if reach and pick(5) != 0:
+            if pick(2) == 0:
+                reach = _towards_enemy(board, seat, reach)
             path = " ".join(str(s.to) for s in paths[reach[pick(len(reach))]])  # in full: no search when checked
             offer(f"MOVE {bid} {path}") or offer(f"ACTIVATE {bid}")
         else:
@@ -113,6 +116,18 @@ def _command(state: State, seat: str, pick: Chooser, lines: list[str], offer: ob
                 offer(f"ARM {bid}")
     if pick(8) == 0 and lines:
         offer("CONTINUE")
+
+
+def _towards_enemy(board: Board, seat: str, reach: list[Loc]) -> list[Loc]:
+    """The squares of ``reach`` nearest an enemy Blocker (every one of them when there is no enemy on
+    the map): half the moves seek a fight, so stand-ins meet, shoot and close in (7, 8.v, 8.vi)."""
+    enemies = [loc for b in sorted(board.on_map()) if board.owner(b) != seat
+               for loc in [where(board, b)] if loc is not None]
+    if not enemies:
+        return reach
+    near = {loc: min(board.ring.distance(loc, e) for e in enemies) for loc in reach}
+    least = min(near.values())
+    return [loc for loc in reach if near[loc] == least]
 
 
 def _combat(state: State, seat: str, pick: Chooser, offer: object) -> None:

@@ -12,6 +12,7 @@ has them, anything else is printed as it is, and an unknown key prints as ``key(
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -52,6 +53,8 @@ def note_text(catalog: Catalog, lang: str, key: str, args: Mapping[str, Any]) ->
         text = str(value)
         if name in WORD_ARGS:
             text = word(catalog, lang, f"value-{name}-{text}", text)
+        elif name == "attacker":  # a Hazard card's attacker, its English text as in cards.toml
+            text = word(catalog, lang, "value-attacker-" + "-".join(re.findall(r"[a-z0-9]+", text.lower())), text)
         elif name == "phase":
             text = phase_name(catalog, lang, text)
         values[name] = text
