@@ -2,9 +2,10 @@
 mail failed`` / ``pbem mail retry ID``) and outbound rows given up on purpose (``pbem
 outbox drop``).
 
-A retried inbound mail gets one more reading: its row goes back to ``processing`` (the
-state `pbem.service.receipt` gives one more try) and the mail is marked unread again on
-the IMAP server, where the daemon fetches it on its next cycle. The stored copy is never
+A retried inbound mail gets one more reading: the mail is marked unread again on the IMAP
+server, where the daemon fetches it on its next cycle and reads it as a new mail, on a record
+of its own. The failed row is kept, marked ``retried``, its dedupe key set aside (under its
+key the new reading would be taken for a duplicate and dropped). The stored copy is never
 re-read: it is redacted (no secrets at rest), the mailbox keeps the original.
 """
 
@@ -19,9 +20,11 @@ from sqlmodel import col, select
 from pbem.db.models import InboundMail, OutboxMail
 from pbem.errors import NotFoundError, UserError
 from pbem.service.context import Context
-from pbem.service.receipt import PROCESSING
 
 log = logging.getLogger(__name__)
+
+#: A failed inbound mail whose retry was asked for: final, its key set aside (see the module's notes).
+RETRIED = "retried"
 
 
 def inbound_failed(ctx: Context, limit: int = 50) -> list[InboundMail]:
@@ -64,7 +67,9 @@ def inbound_retry(ctx: Context, row_id: int) -> str:
             raise UserError(f"inbound mail {row_id} has no Message-ID on record (it was never read: the daemon "
                             "stopped on it twice, or it ran over its time budget), so it cannot be found in the "
                             "mailbox again: ask the sender to send it again")
-        row.status, row.note = PROCESSING, f"retry asked by the administrator (was: {row.note})"[:2000]
+        row.status = RETRIED
+        row.note = f"retry asked by the administrator: read again as a new mail (was: {row.note})"[:2000]
+        row.dedupe_key = f"{RETRIED}:{row.id}:{row.dedupe_key}"[:255]
         s.add(row)
         s.commit()
         message_id = row.message_id

@@ -5,10 +5,12 @@ says what its attachments are for, in English and in Italian (issue 19.9)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 
 import pytest
+from sqlmodel import select
 
 from pbem.app import App
 from pbem.config import from_mapping
@@ -109,3 +111,83 @@ async def test_the_welcome_says_what_its_attachments_are_for(app: App, embedded_
         assert said in welcome.text and t("welcome.attached_calendar", lang, ics=ics) in welcome.text
         other = t("welcome.attached", "it" if lang == "en" else "en", png=png, json=data)
         assert other != said and other not in welcome.text  # each player reads it in their own language
+
+
+async def test_a_failed_mail_retried_by_the_administrator_is_applied_once(
+        app: App, embedded_mail: MailHarness, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A mail whose handling fails (a fault, simulated once) is kept as an error and the
+    player told; ``pbem mail failed`` lists it and ``pbem mail retry ID`` (the command line, on
+    the same SQLite file and the same IMAP mailbox) marks it unread again; the daemon's next
+    cycle reads it from the inbox and applies it, once."""
+    from pbem.cli import main
+    from pbem.db.models import InboundMail, SheetRow
+    from pbem.service import inbound
+    from tests.security.support import orders_mail
+
+    game_id = games.create(app.ctx, "duel", "Retry", [games.SeatSpec("red", ANN), games.SeatSpec("blue", BEA)])
+    await app.drain()
+    (welcome,) = await embedded_mail.wait_for(ANN)
+    secret = secret_from_welcome(welcome.text)
+
+    real, faults = inbound._process, []
+
+    def failing_once(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if not faults:
+            faults.append(1)
+            raise RuntimeError("simulated fault while reading the mail")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(inbound, "_process", failing_once)
+    await embedded_mail.send(ANN, [app.ctx.config.server.address],
+                             orders_mail(ANN, game_id, "red", secret, ["PLAY 3"], message_id="<retry-1@player.example>"))
+    assert await _handled(app, 1) == {"error": 1}
+    (told,) = await embedded_mail.wait_for(ANN)
+    assert "error" in told.subject.lower()
+
+    def sheets() -> list[SheetRow]:
+        with app.ctx.session() as s:
+            return [r for r in s.exec(select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.seat == "red"))]
+
+    assert not sheets()
+    with app.ctx.session() as s:
+        (failed,) = s.exec(select(InboundMail).where(InboundMail.status == "error")).all()
+        row_id = failed.id
+
+    config = tmp_path / "admin.toml"
+    config.write_text(
+        f'[database]\nurl = "{app.ctx.config.database.url}"\n'
+        f'[mail]\nbackend = "remote"\n'
+        f'[mail.imap]\nhost = "127.0.0.1"\nport = {embedded_mail.imap_port}\nsecurity = "none"\n'
+        f'username_env = "PBEM_POLISH_IMAP_USER"\npassword_env = "PBEM_POLISH_IMAP_PASSWORD"\n'
+        f'[mail.smtp]\nhost = "127.0.0.1"\nport = {embedded_mail.smtp_port}\nsecurity = "none"\n', encoding="utf-8")
+    monkeypatch.setenv("PBEM_POLISH_IMAP_USER", app.ctx.config.server.address)
+    monkeypatch.setenv("PBEM_POLISH_IMAP_PASSWORD", embedded_mail.password)
+    # The command line runs its own event loop: in a thread, while the mail server serves in this one.
+    assert await asyncio.to_thread(main, ["--config", str(config), "mail", "failed"]) == 0
+    assert await asyncio.to_thread(main, ["--config", str(config), "mail", "retry", str(row_id)]) == 0
+
+    assert await _handled(app, 1) == {"orders": 1}
+    (accepted,) = await embedded_mail.wait_for(ANN)
+    assert "PLAY 3" in accepted.text and "accepted" in accepted.subject.lower()
+    assert [(r.canonical.strip(), r.source) for r in sheets()] == [("PLAY 3", "mail")]
+    with app.ctx.session() as s:
+        rows = list(s.exec(select(InboundMail).where(InboundMail.message_id == "<retry-1@player.example>")
+                           .order_by(InboundMail.id)))  # type: ignore[arg-type]
+    assert [(r.id == row_id, r.status) for r in rows] == [(True, "retried"), (False, "orders")]
+    # Nothing more to read, and the mail is no error any more: a second retry is refused.
+    assert await _handled(app, 0) == {}
+    assert await asyncio.to_thread(main, ["--config", str(config), "mail", "retry", str(row_id)]) != 0
+    assert [(r.canonical.strip(), r.superseded) for r in sheets()] == [("PLAY 3", False)]
+
+
+async def _handled(app: App, count: int) -> dict[str, int]:
+    """Daemon cycles until ``count`` mails are handled (a few more when none is expected)."""
+    handled: dict[str, int] = {}
+    for _ in range(40 if count else 3):
+        for k, v in (await app.cycle()).handled.items():
+            handled[k] = handled.get(k, 0) + v
+        if count and sum(handled.values()) >= count:
+            break
+        await app.inbox.wait(0.1)
+    await app.drain()
+    return handled
