@@ -22,8 +22,14 @@ wide, about 1:1):
 - below on the left the DETAIL: the area of action (``view["focus"]``, else the Corteo, else
   Piazza Mento) at a readable scale, every hex with its label, the counters with their id and
   speed-power; on the right a panel: the hand track 1..10, the runs (corsa) and barricades left,
-  the score, the Head, the prison, the units off the map, the power's reserve; and along the
-  bottom the legend (terrain names in Italian, with English glosses in English).
+  the score (at the end framed, with the outcome, C 14), the Head, the prison, the units off the
+  map, the power's reserve; and along the bottom the legend (terrain names in Italian, with
+  English glosses in English).
+
+No text covers another (issue 19.7; :mod:`pbem.games.corteo.render_names`): numbers bound to a
+spot stay, names go to the first free spot near their place; on the detail the names, the
+results' plates and the arrests' notes go around the counters, pieces and the record's lines, a
+mark a counter stands on is left out, and nothing is drawn half cut by the detail's frame.
 
 Counters (C 1a, 1b): the corteo's in their component's colour (two-colour components with a band),
 a symbol for gruppo / cordone / spezzone; the power's dark blue-grey by type with a type symbol.
