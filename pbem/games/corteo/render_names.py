@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from pbem.games.corteo.city import Hex
-from pbem.games.corteo.render_labels import Placer, text_box
+from pbem.games.corteo.render_labels import Placer, inside, text_box
 from pbem.games.corteo.render_style import (
     OBJ_INK, VIEW_H, VIEW_W, VIEW_X, VIEW_Y, WALL, WHOLE, Geo, _city, _fit,
 )
@@ -62,7 +62,7 @@ def fixed_marks(geo: Geo, hexes: frozenset[Hex]) -> list[Marks]:
                     cx, cy = geo.centre(h)
                     values.labels.append((cx, cy + r * 0.72, str(o.value)))
         runs = [light, dark, values]
-        return [m._replace(labels=[lab for lab, box in zip(m.labels, m.boxes()) if Placer(VIEW_BOX).shows(box)])
+        return [m._replace(labels=[lab for lab, box in zip(m.labels, m.boxes()) if inside(box, VIEW_BOX)])
                 for m in runs]
     return [*hex_marks(geo, hexes), Marks(r * 0.8, True, OBJ_INK, [
         (geo.centre(h)[0], geo.centre(h)[1] + r * 0.3, str(o.value)) for o in city.objectives for h in o.hexes
