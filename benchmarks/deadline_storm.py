@@ -10,7 +10,9 @@ Corteo, Battle of Seattle, Arditi del Popolo with three parties, Block Mania wit
 players), the seats' languages alternating. Every game has its own dice seed.
 
 Prints, per number of games and of workers: the wall time from the deadline to the last
-report queued, the cost per game in wall time, the CPU time the workers used per game and
+report queued (the workers are started, their modules loaded and their database connected
+before it, as running `pbem serve` workers are), the cost per game in wall time, the CPU
+time the workers used per game from the deadline on and
 the CPU time of their PostgreSQL backends per game (sampled from /proc: the server must be
 on this machine, else it shows 0). On a machine shared with other work the wall time
 follows the load; the CPU times do not. At the end a sample of the queued reports is read
@@ -32,7 +34,6 @@ import email
 import io
 import multiprocessing
 import os
-import resource
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -153,50 +154,70 @@ def make_games(url: str, kinds: str, games: int, width: int, fresh: bool = False
     return made
 
 
-def worker(url: str, width: int) -> None:
-    """One worker: resolve what is due, draw and queue its share of the reports, until none is left."""
+def worker(url: str, width: int, ready: Any = None, go: Any = None, spent: Any = None) -> None:
+    """One worker: resolve what is due, draw and queue its share of the reports, until none is
+    left. Started before the deadline as a running `pbem serve` is (its modules loaded, its
+    database connected: ``ready``), it begins at ``go`` and puts its CPU seconds from then in
+    ``spent``."""
     from pbem.service import turns, workers
     from pbem.service.claims import Claims
 
     ctx = _context(url, width, START + DEADLINE + timedelta(seconds=1))
     claims = Claims(ctx.engine)
+    with ctx.session() as s:  # connected, as a running worker is
+        s.connection()
+    if ready is not None:
+        ready.set()
+        go.wait()
+    began = os.times()
     while True:
         resolved = turns.resolve_due(ctx)
         drawn = asyncio.run(workers.draw_reports(ctx, None, claims, 2))
         if not resolved and not drawn:
             break
+    ended = os.times()
     claims.close()
     ctx.engine.dispose()
+    if spent is not None:
+        spent.put(ended.user - began.user + ended.system - began.system)
 
 
 class BackendClock:
-    """The CPU time of the PostgreSQL backends serving one database, sampled from /proc while
-    the workers run (the last figure seen of each backend)."""
+    """The CPU time of the PostgreSQL backends serving one database from the deadline on,
+    sampled from /proc while the workers run (the last figure seen of each backend)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.seen: dict[int, float] = {}
-        self._stop = threading.Event()
+        self.before: dict[int, float] = {}
+        self._stop, self._started = threading.Event(), threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self, conn: Any, db: str, tick: int) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for (pid,) in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (db,)):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            out[pid] = (int(fields[11]) + int(fields[12])) / tick
+        return out
 
     def _run(self) -> None:
         import psycopg
 
-        _, db = _admin_dsn(self.url)
-        dsn, _ = _admin_dsn(self.url)
+        dsn, db = _admin_dsn(self.url)
         tick = os.sysconf("SC_CLK_TCK")
         with psycopg.connect(dsn, autocommit=True) as conn:
+            self.before = self._sample(conn, db, tick)  # the workers' connections, made before the deadline
+            self._started.set()
             while not self._stop.wait(0.25):
-                for (pid,) in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (db,)):
-                    try:
-                        with open(f"/proc/{pid}/stat") as f:
-                            fields = f.read().rsplit(")", 1)[1].split()
-                    except OSError:
-                        continue
-                    self.seen[pid] = (int(fields[11]) + int(fields[12])) / tick
+                self.seen.update(self._sample(conn, db, tick))
 
     def __enter__(self) -> BackendClock:
         self._thread.start()
+        self._started.wait()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -205,7 +226,7 @@ class BackendClock:
 
     @property
     def seconds(self) -> float:
-        return sum(self.seen.values())
+        return sum(cpu - self.before.get(pid, 0.0) for pid, cpu in self.seen.items())
 
 
 def storm(url: str, games: int, count: int, width: int) -> tuple[float, float, float, int]:
@@ -217,17 +238,21 @@ def storm(url: str, games: int, count: int, width: int) -> tuple[float, float, f
     with _context(url, width, START).session() as s:
         before_jobs = len(list(s.exec(select(ReportJob.id))))
         before_reports = len(list(s.exec(select(OutboxMail.id).where(OutboxMail.kind == "report"))))
-    procs = [multiprocessing.get_context("spawn").Process(target=worker, args=(url, width)) for _ in range(count)]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spawn = multiprocessing.get_context("spawn")
+    go, spent = spawn.Event(), spawn.Queue()
+    readies = [spawn.Event() for _ in range(count)]
+    procs = [spawn.Process(target=worker, args=(url, width, ready, go, spent)) for ready in readies]
+    for p in procs:
+        p.start()
+    for ready in readies:
+        ready.wait()
     with BackendClock(url) as backends:
-        t0 = time.perf_counter()
-        for p in procs:
-            p.start()
+        t0 = time.perf_counter()  # the deadline: every worker is running
+        go.set()
+        cpu = sum(spent.get() for _ in procs)
         for p in procs:
             p.join()
         wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     ctx = _context(url, width, START)
     with ctx.session() as s:
         jobs = [j.status for j in s.exec(select(ReportJob))]
