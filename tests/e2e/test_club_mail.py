@@ -8,25 +8,20 @@ own answer; a forged From that signs nobody up and gets its target one code an h
 from __future__ import annotations
 
 import io
-import os
 import re
-from collections.abc import AsyncIterator, Iterator
-from datetime import datetime, timezone
+from typing import Any
 
 import pytest
 from PIL import Image
-from sqlmodel import SQLModel, select
+from sqlmodel import select
 
 from pbem.app import App
-from pbem.config import from_mapping
 from pbem.db.models import Game, Seat, SeatEntry
-from pbem.db.session import make_engine
 from pbem.mail.parse import IncomingMail
 from pbem.service import games, signup, turns
-from pbem.service.context import Context, ManualClock
+from tests.e2e.mailstack import settle
 from tests.mail.servers import MailHarness
 from tests.service.helpers import files_of, outbox
-from tests.support import players
 from tests.support.players import secret_from_welcome
 
 PBEM = "pbem@localhost"
@@ -35,54 +30,11 @@ EVE, ZED = "eve@localhost", "zed@localhost"
 CODE = re.compile(r"CON(?:FIRM|FERMA) (\S+)")
 
 
-def _backends() -> list[str]:
-    return ["sqlite"] + (["postgres"] if os.environ.get("PBEM_TEST_POSTGRES_URL") else [])
-
-
-@pytest.fixture(params=_backends())
-def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/pbem.sqlite"
-        return
-    url = os.environ["PBEM_TEST_POSTGRES_URL"]
-    try:
-        engine = make_engine(url)
-    except Exception as exc:  # no PostgreSQL answers on this machine
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
-    SQLModel.metadata.drop_all(engine)
-    SQLModel.metadata.create_all(engine)
-    engine.dispose()
-    yield url
-
-
 @pytest.fixture
-async def app(embedded_mail: MailHarness, db_url: str) -> AsyncIterator[App]:
-    cfg = from_mapping({"database": {"url": db_url}, "render": {"width": 400},
-                        "limits": {"stranger_per_day": 20}}, "e2e")
-    clock = ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
-    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
-    players.clock = clock
-    inbox = embedded_mail.inbox(cfg.server.address)
-    await inbox.connect()
-    try:
-        yield App(ctx, inbox, embedded_mail.sender())
-    finally:
-        players.clock = None
-        await inbox.close()
-        ctx.engine.dispose()
-
-
-async def settle(app: App, count: int) -> dict[str, int]:
-    handled: dict[str, int] = {}
-    for _ in range(60):
-        summary = await app.cycle()
-        for k, v in summary.handled.items():
-            handled[k] = handled.get(k, 0) + v
-        if sum(handled.values()) >= count:
-            await app.drain()
-            return handled
-        await app.inbox.wait(0.1)
-    raise AssertionError(f"only {handled} handled")
+def app_settings() -> dict[str, Any]:
+    """Strangers (Eve, Zed) get answers to more than one mail a day (the default is 1): the
+    tests read every refusal."""
+    return {"limits": {"stranger_per_day": 20}}
 
 
 async def say(app: App, mail: MailHarness, sender: str, text: str, expect: str = "command") -> IncomingMail:

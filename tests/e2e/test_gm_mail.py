@@ -9,22 +9,17 @@ defaults in another; a Corteo game ends in a draw voted by mail."""
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import AsyncIterator, Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 import pytest
 from icalendar import Calendar
-from sqlmodel import SQLModel
 
 from pbem.app import App
-from pbem.config import from_mapping
 from pbem.db.models import Game
-from pbem.db.session import make_engine
 from pbem.mail.parse import IncomingMail
 from pbem.service import games, master, store
-from pbem.service.context import Context, ManualClock
+from tests.e2e.mailstack import settle
 from tests.mail.servers import MailHarness
 from tests.support import players
 from tests.support.players import secret_from_welcome
@@ -32,55 +27,6 @@ from tests.support.players import secret_from_welcome
 PBEM = "pbem@localhost"
 RED, BLUE, GM, MALLORY = "red@localhost", "blue@localhost", "gm@localhost", "mallory@localhost"
 CODE = re.compile(r"CONFIRM (\S+)")
-
-
-def _backends() -> list[str]:
-    return ["sqlite"] + (["postgres"] if os.environ.get("PBEM_TEST_POSTGRES_URL") else [])
-
-
-@pytest.fixture(params=_backends())
-def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/pbem.sqlite"
-        return
-    url = os.environ["PBEM_TEST_POSTGRES_URL"]
-    try:
-        engine = make_engine(url)
-    except Exception as exc:  # no PostgreSQL answers on this machine
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
-    SQLModel.metadata.drop_all(engine)
-    SQLModel.metadata.create_all(engine)
-    engine.dispose()
-    yield url
-
-
-@pytest.fixture
-async def app(embedded_mail: MailHarness, db_url: str) -> AsyncIterator[App]:
-    cfg = from_mapping({"database": {"url": db_url}, "render": {"width": 400}}, "e2e")
-    clock = ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
-    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
-    players.clock = clock
-    inbox = embedded_mail.inbox(cfg.server.address)
-    await inbox.connect()
-    try:
-        yield App(ctx, inbox, embedded_mail.sender())
-    finally:
-        players.clock = None
-        await inbox.close()
-        ctx.engine.dispose()
-
-
-async def settle(app: App, count: int) -> dict[str, int]:
-    handled: dict[str, int] = {}
-    for _ in range(60):
-        summary = await app.cycle()
-        for k, v in summary.handled.items():
-            handled[k] = handled.get(k, 0) + v
-        if sum(handled.values()) >= count:
-            await app.drain()
-            return handled
-        await app.inbox.wait(0.1)
-    raise AssertionError(f"only {handled} handled")
 
 
 async def say(app: App, mail: MailHarness, sender: str, text: str, expect: str = "command") -> None:

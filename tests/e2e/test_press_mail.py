@@ -9,22 +9,14 @@ checked: the spectator's view, no hand, no press, no seat's secret or reply addr
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import AsyncIterator, Iterator
-from datetime import datetime, timezone
-
-import pytest
-from sqlmodel import SQLModel
 
 from pbem.app import App
-from pbem.config import from_mapping
-from pbem.db.session import make_engine
 from pbem.games.blockmania import RULES as MANIA
 from pbem.games.kriegspiel.play import opening_text
 from pbem.mail.parse import IncomingMail
 from pbem.service import games, observers, store
-from pbem.service.context import Context, ManualClock
+from tests.e2e.mailstack import settle
 from tests.mail.servers import MailHarness
 from tests.service.helpers import outbox
 from tests.support import players
@@ -35,56 +27,6 @@ PBEM = "pbem@localhost"
 OLGA, OTTO = "olga@localhost", "otto@localhost"
 MANIA_SEATS = {"red": "rita@localhost", "blue": "bruno@localhost", "green": "gina@localhost"}
 CODE = re.compile(r"CON(?:FIRM|FERMA) (\S+)")
-
-
-def _backends() -> list[str]:
-    return ["sqlite"] + (["postgres"] if os.environ.get("PBEM_TEST_POSTGRES_URL") else [])
-
-
-@pytest.fixture(params=_backends())
-def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/pbem.sqlite"
-        return
-    url = os.environ["PBEM_TEST_POSTGRES_URL"]
-    try:
-        engine = make_engine(url)
-    except Exception as exc:  # no PostgreSQL answers on this machine
-        pytest.skip(f"PostgreSQL not reachable: {exc}")
-    SQLModel.metadata.drop_all(engine)
-    SQLModel.metadata.create_all(engine)
-    engine.dispose()
-    yield url
-
-
-@pytest.fixture
-async def app(embedded_mail: MailHarness, db_url: str) -> AsyncIterator[App]:
-    cfg = from_mapping({"database": {"url": db_url}, "render": {"width": 400}}, "e2e")
-    clock = ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
-    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
-    players.clock = clock
-    inbox = embedded_mail.inbox(cfg.server.address)
-    await inbox.connect()
-    app = App(ctx, inbox, embedded_mail.sender())
-    try:
-        yield app
-    finally:
-        players.clock = None
-        await app.stop()  # on PostgreSQL: the mailbox reader's lease goes back, for the next test's server
-        ctx.engine.dispose()
-
-
-async def settle(app: App, count: int) -> dict[str, int]:
-    handled: dict[str, int] = {}
-    for _ in range(60):
-        summary = await app.cycle()
-        for k, v in summary.handled.items():
-            handled[k] = handled.get(k, 0) + v
-        if sum(handled.values()) >= count:
-            await app.drain()
-            return handled
-        await app.inbox.wait(0.1)
-    raise AssertionError(f"only {handled} handled")
 
 
 async def mail_in(app: App, mail: MailHarness, sender: str, text: str, expect: str) -> None:
