@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.core.i18n import Catalog, msg
+from pbem.core.i18n import Catalog
 from pbem.games.blockmania.mapstyle import (
     PAD,
     PANEL_W,
@@ -22,6 +22,7 @@ from pbem.games.blockmania.mapstyle import (
     _text,
     seat_colours,
 )
+from pbem.games.blockmania.report import note_text
 from pbem.render import svg, theme
 from pbem.render.svg import Path
 from pbem.render.viewdata import as_dicts as _dicts, as_int as _int, as_strs as _strs
@@ -107,10 +108,13 @@ def _players(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str
         label = _seat_name(catalog, lang, name)
         if name == active:
             label += " ▶ " + _text(catalog, lang, "map-cp", points=_int(view.get("command_points")))
-        if seat.get("fallen"):
-            label += " - " + _text(catalog, lang, "map-fallen")
         bold_rows.append((panel.x + 34, top + 15, label))
         block = str(seat.get("block_name") or seat.get("block") or "")
+        if seat.get("fallen"):
+            # on the block's line, left of the counts: the seat's line with its Command Points has no room
+            fallen = _text(catalog, lang, "map-fallen")
+            room = col_x[0] - 12 - (panel.x + 34)
+            block = f"{block} - {fallen}" if svg.text_width(f"{block} - {fallen}", 10) <= room else fallen
         rows.append((panel.x + 34, top + 30, block))
         for cx, key in zip(col_x, ("hand_size", "pile_size", "on_map", "dead", "justice", "defeat")):
             (bold_rows if key == "defeat" else rows).append((cx, top + 22, str(_int(seat.get(key)))))
@@ -165,7 +169,8 @@ def _turn_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _note_text(note: Mapping[str, Any], catalog: Catalog, lang: str) -> str:
     args = note.get("args") if isinstance(note.get("args"), dict) else {}
     assert isinstance(args, dict)
-    return catalog.text(msg(str(note.get("key") or "?"), **{str(k): v for k, v in args.items()}), lang)
+    # as the report words them: the values that are words (a result, a cause, a Hazard's attacker) in ``lang``
+    return note_text(catalog, lang, str(note.get("key") or "?"), {str(k): v for k, v in args.items()})
 
 
 def _notes(view: Mapping[str, Any], panel: _Panel, catalog: Catalog, lang: str) -> None:

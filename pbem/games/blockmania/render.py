@@ -57,7 +57,6 @@ from pbem.games.blockmania.mapstyle import (
     CHUTE,
     FALLEN_GREY,
     FIRE,
-    FIRE_CORE,
     GLASS,
     GRID_LINE,
     HARDWARE,
@@ -86,7 +85,6 @@ from pbem.games.blockmania.mapstyle import (
     ROW_GAP,
     ROW_HEAD,
     RUBBLE,
-    RUBBLE_LINE,
     SCRAWL,
     SEAT_INK,
     SEAT_SHAPES,
@@ -104,12 +102,23 @@ from pbem.games.blockmania.mapstyle import (
     _catalog,
     _flame,
     _hazard,
-    _maybe,
     seat_colours,
     _shape,
     _squiggle,
     _star,
     _text,
+)
+from pbem.games.blockmania.marks import (
+    ADDRESS_SIZE,
+    Room,
+    address_box,
+    addresses,
+    fallen,
+    name_size,
+    square_label,
+    square_marks,
+    static_boxes,
+    text_box,
 )
 from pbem.games.blockmania.panel import (
     _hand,
@@ -197,6 +206,21 @@ class Layout:
     def height(self) -> float:
         return MAP_Y + self.map_h + 14 + LEGEND_H + PAD
 
+    def transit_labels(self, catalog: Catalog, lang: str) -> list[tuple[float, float, str]]:
+        """The names of the transit levels, in each row's first square: a long name takes two lines,
+        never the next square's label."""
+        data = self.ring.data
+        out = []
+        for r, (x0, _x1, _idx) in enumerate(self.rows):
+            left, _ = self.cell(r, x0, self.levels)
+            for code, key in (("MW", data.megaway_level), ("PW", data.pedway_level), ("SR", data.skyrail_level),
+                              ("TP", data.ground)):
+                _, ly = self.cell(r, x0, key)
+                lines = _fit(_text(catalog, lang, f"map-level-{code}"), CELL - 8, 8.5)
+                base = ly + (CELL - 3 if code != "SR" else 14) - 10 * (len(lines) - 1 if code != "SR" else 0)
+                out += [(left + 4, base + 10 * k, line) for k, line in enumerate(lines)]
+        return out
+
 
 @functools.lru_cache(maxsize=8)
 def _layout(ring_ids: tuple[str, ...]) -> Layout:
@@ -237,21 +261,12 @@ def _square_body(sq: Square, x: float, y: float, fills: dict[str, Path], extra: 
         extra.setdefault("tunnel", Path()).rect(x + 4, y + CELL * 0.3, CELL - 8, CELL * 0.55)
 
 
-def _label(sq: Square, catalog: Catalog, lang: str) -> tuple[str, str]:
-    """(address, name) printed in a Window or Interior square."""
-    code = sq.kind.code
-    address = f"{sq.address:02d}" if sq.address is not None else ""
-    name = "" if code == "RS" else _maybe(catalog, lang, f"map-kind-{code}", sq.kind.name)
-    return address, name
-
-
 def _static_map(layout: Layout, catalog: Catalog, lang: str) -> str:
     fills: dict[str, Path] = {}
     extra: dict[str, Path] = {}
     grid = Path()
     sky_grid = Path()
     walls = Path()
-    addresses: list[tuple[float, float, str]] = []
     names: list[tuple[float, float, str]] = []
     small_names: list[tuple[float, float, str]] = []
     lifts = Path()
@@ -271,11 +286,9 @@ def _static_map(layout: Layout, catalog: Catalog, lang: str) -> str:
             other = layout.ring.at(x + dx, level + dlevel)
             if other is None or layout.ring.square(other).is_open:
                 walls.segment(*seg)
-        address, name = _label(sq, catalog, lang)
-        if address:
-            addresses.append((px + 4, py + 13, address))
+        _address, name = square_label(sq, catalog, lang)  # the address is drawn with the counters
         if name:
-            target = names if svg.text_width(name, 9.5) <= CELL - 6 else small_names
+            target = names if name_size(name) == 9.5 else small_names
             target.append((px + CELL / 2, py + CELL - 5, name))
         block = layout.ring.data.block(loc.block)
         label = sq.label
@@ -317,7 +330,6 @@ def _static_map(layout: Layout, catalog: Catalog, lang: str) -> str:
                         stroke_linecap="round"))
     out.append(svg.path(chute_heads, fill=CHUTE))
     out.append(svg.path(sprinklers, fill=SPRINKLER, stroke="#ffffff", stroke_width=1.5))
-    out.append(svg.text_run(addresses, font_size=11, bold=True, anchor="start", fill=ADDRESS_INK))
     out.append(svg.text_run(names, font_size=9.5, fill=LABEL_INK))
     out.append(svg.text_run(small_names, font_size=8, fill=LABEL_INK))
     out.append(_frames(layout, catalog, lang))
@@ -332,9 +344,7 @@ def _frames(layout: Layout, catalog: Catalog, lang: str) -> str:
     heads: list[tuple[float, float, str]] = []
     levels: list[tuple[float, float, str]] = []
     letters: list[tuple[float, float, str]] = []
-    transit: list[tuple[float, float, str]] = []
     arrows = Path()
-    data = layout.ring.data
     for r, (x0, x1, idx) in enumerate(layout.rows):
         left, top = layout.cell(r, x0, layout.levels)
         right = left + (x1 - x0 + 1) * CELL
@@ -356,13 +366,6 @@ def _frames(layout: Layout, catalog: Catalog, lang: str) -> str:
         for level in range(1, layout.levels + 1):
             _, ly = layout.cell(r, x0, level)
             levels.append((left - 6, ly + CELL / 2 + 4, str(level)))
-        for code, key in (("MW", data.megaway_level), ("PW", data.pedway_level), ("SR", data.skyrail_level),
-                          ("TP", data.ground)):
-            _, ly = layout.cell(r, x0, key)
-            # within the row's first square: a long name takes two lines, never the next square's label
-            lines = _fit(_text(catalog, lang, f"map-level-{code}"), CELL - 8, 8.5)
-            base = ly + (CELL - 3 if code != "SR" else 14) - 10 * (len(lines) - 1 if code != "SR" else 0)
-            transit += [(left + 4, base + 10 * k, line) for k, line in enumerate(lines)]
         # wrap arrows at the row's ends: the ring goes on
         mid = top - 11
         arrows.polygon([(left - 2, mid), (left + 8, mid - 5), (left + 8, mid + 5)])
@@ -373,6 +376,7 @@ def _frames(layout: Layout, catalog: Catalog, lang: str) -> str:
     out.append(svg.text_run(heads, font_size=15, bold=True, fill=theme.INK))
     out.append(svg.text_run(levels, font_size=theme.COORD_SIZE, anchor="end", fill=theme.INK_SOFT))
     out.append(svg.text_run(letters, font_size=theme.COORD_SIZE, fill=theme.INK_SOFT))
+    transit = layout.transit_labels(catalog, lang)
     out.append(svg.text_run(transit, font_size=8.5, anchor="start", fill=theme.INK, halo=theme.HALO, halo_width=2.5))
     return "".join(out)
 
@@ -488,6 +492,7 @@ class _Counters:
         self.texts: dict[tuple[str, float], list[tuple[float, float, str]]] = {}
         self.pips: dict[tuple[str, str], Path] = {}
         self.pip_texts: dict[str, list[tuple[float, float, str]]] = {}
+        self.boxes: list[tuple[float, float, float, float]] = []  # every text's, for the marks' placing
 
     def add(self, b: Mapping[str, Any], x: float, y: float, size: float) -> None:
         owner = str(b.get("owner") or "")
@@ -509,12 +514,13 @@ class _Counters:
         number = bid.rsplit("-", 1)[-1] if "-" in bid else bid
         sm = f"{_int(b.get('strength'))}-{_int(b.get('move'))}"
         if size >= BIG * 0.9:
-            self.texts.setdefault((ink, 11.0), []).append((x + size / 2 + 3, y + 14.5, short))
-            self.texts.setdefault((ink, 10.0), []).append((x + size / 2, y + 27.5, number))
-            self.texts.setdefault((ink, 11.5), []).append((x + size / 2, y + size - 4.5, sm))
+            labels = [(11.0, x + size / 2 + 3, y + 14.5, short), (10.0, x + size / 2, y + 27.5, number),
+                      (11.5, x + size / 2, y + size - 4.5, sm)]
         else:
-            self.texts.setdefault((ink, 8.0), []).append((x + size / 2 + 2, y + 10.5, short))
-            self.texts.setdefault((ink, 8.5), []).append((x + size / 2, y + size - 3.5, sm))
+            labels = [(8.0, x + size / 2 + 2, y + 10.5, short), (8.5, x + size / 2, y + size - 3.5, sm)]
+        for fs, tx, ty, text in labels:
+            self.texts.setdefault((ink, fs), []).append((tx, ty, text))
+            self.boxes.append(text_box(tx, ty, text, fs, bold=True))
         carried = _strs(b.get("carried"))
         if carried:
             # a column on the counter's right edge: below it they covered the square's name
@@ -526,6 +532,7 @@ class _Counters:
                 self.pips.setdefault(colours, Path()).rect(px, py, pip, pip)
                 if pip >= 7:
                     self.pip_texts.setdefault(colours[1], []).append((px + pip / 2, py + pip - 1.5, ctype[:1].upper()))
+                    self.boxes.append(text_box(px + pip / 2, py + pip - 1.5, ctype[:1].upper(), 6.5, bold=True))
 
     def svg(self) -> str:
         out = [svg.path(self.shadow, fill="#000000", fill_opacity=0.25)]
@@ -561,88 +568,6 @@ def _nearest(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, Point] | No
     if not pairs:
         return None
     return min(pairs, key=lambda pq: math.hypot(pq[0][0] - pq[1][0], pq[0][1] - pq[1][1]))
-
-
-def _square_marks(view: Mapping[str, Any], layout: Layout, catalog: Catalog, lang: str) -> tuple[str, str]:
-    """(under the counters, over the counters): collapses; and damage, fires, scrawls, loot, transit."""
-    rubble, rubble_x = Path(), Path()
-    hazards, flames, cores, scrawls, loot = Path(), Path(), Path(), Path(), Path()
-    counts: dict[str, list[tuple[float, float, str]]] = {}
-    transit: list[tuple[float, float, str]] = []
-    fire_counts: list[tuple[float, float, str]] = []
-    judges = Path()
-    judge_labels: list[tuple[float, float, str]] = []
-    for name in _strs(view.get("judges")):
-        loc = layout.parse(name)
-        for x, y in layout.places(loc) if loc is not None else ():
-            judges.rect(x + 2.5, y + 2.5, CELL - 5, CELL - 5)
-            judge_labels.append((x + CELL / 2, y + CELL / 2 + 5, _text(catalog, lang, "map-judges")))
-    for q in _dicts(view.get("squares")):
-        loc = layout.parse(q.get("loc"))
-        if loc is None:
-            continue
-        for x, y in layout.places(loc):
-            if q.get("collapsed"):
-                rubble.rect(x + 1, y + 1, CELL - 2, CELL - 2)
-                for k in range(0, 5):
-                    rubble_x.segment((x + 1 + k * 14, y + CELL - 1), (x + 1 + k * 14 + 12, y + CELL - 13))
-                rubble_x.segment((x + 6, y + 6), (x + CELL - 6, y + CELL - 6))
-                rubble_x.segment((x + CELL - 6, y + 6), (x + 6, y + CELL - 6))
-            damage = _int(q.get("damage"))
-            if damage:
-                _hazard(hazards, x + 11, y + 11, 10)
-                counts.setdefault("#1f1a10", []).append((x + 11, y + 17.5, str(damage)))
-            fires = _int(q.get("fires"))
-            if fires:
-                _flame(flames, x + CELL - 11, y + 24, 24)
-                _flame(cores, x + CELL - 11, y + 23, 11)
-                fire_counts.append((x + CELL - 11, y + 22, str(fires)))
-            if q.get("scrawled"):
-                _squiggle(scrawls, x + 6, y + CELL - 8, 22)
-            if q.get("looted"):
-                loot.circle(x + CELL - 11, y + CELL - 11, 8)
-                counts.setdefault("#ffffff", []).append((x + CELL - 11, y + CELL - 7, "$"))
-            status = str(q.get("transit") or "")
-            if status:
-                word = _maybe(catalog, lang, f"map-transit-{status}", status)
-                transit.append((x + CELL / 2, y + CELL - 3, word))
-    under = [svg.path(rubble, fill=RUBBLE), svg.path(rubble_x, stroke=RUBBLE_LINE, stroke_width=2)]
-    over = [svg.path(hazards, fill=HAZARD, stroke="#1f1a10", stroke_width=1.3, stroke_linejoin="round"),
-            svg.path(flames, fill=FIRE, stroke="#7a2600", stroke_width=1),
-            svg.path(cores, fill=FIRE_CORE),
-            svg.path(scrawls, fill="none", stroke=SCRAWL, stroke_width=2.6, stroke_linecap="round"),
-            svg.path(loot, fill=LOOT, stroke="#ffffff", stroke_width=1.2)]
-    for ink, labels in counts.items():
-        over.append(svg.text_run(labels, font_size=10, bold=True, fill=ink))
-    over.append(svg.text_run(fire_counts, font_size=11, bold=True, fill="#3a1200", halo="#ffffff", halo_width=2.5))
-    over.append(svg.path(judges, fill="none", stroke=JUDGES, stroke_width=4))
-    over.append(svg.text_run(judge_labels, font_size=12, bold=True, fill=JUDGES, halo="#ffffff", halo_width=2.5))
-    return "".join(under), "".join(over) + _transit_labels(transit)
-
-
-def _transit_labels(items: list[tuple[float, float, str]]) -> str:
-    return "".join(svg.halo_text(x, y, s, font_size=9, font_weight="bold", fill=SHOT, text_anchor="middle")
-                   for x, y, s in items)
-
-
-def _fallen(view: Mapping[str, Any], layout: Layout, catalog: Catalog, lang: str) -> str:
-    grey = Path()
-    labels: list[tuple[float, float, str]] = []
-    fallen = set(_strs(view.get("fallen")))
-    for r, (x0, x1, idx) in enumerate(layout.rows):
-        for i in idx:
-            block = layout.blocks[i]
-            if block.id not in fallen:
-                continue
-            a = layout.offsets[i]
-            left, top = layout.cell(r, a + 1, layout.levels)
-            right, _ = layout.cell(r, a + block.width - 1, 1)
-            grey.rect(left, top, right - left, layout.levels * CELL)
-            labels.append(((left + right) / 2, top + layout.levels * CELL / 2, _text(catalog, lang, "map-fallen")))
-    if not grey:
-        return ""
-    return (svg.path(grey, fill=FALLEN_GREY, fill_opacity=0.72)
-            + svg.text_run(labels, font_size=34, bold=True, fill="#ffffff", halo=FALLEN_GREY, halo_width=4))
 
 
 def _lying(view: Mapping[str, Any], layout: Layout) -> str:
@@ -734,9 +659,6 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
                         static=("sheet",), title=_text(catalog, code, "map-title"))
     canvas.add(_static_sheet(code, tuple(b.id for b in layout.blocks), height), layer="sheet")
 
-    under, over = _square_marks(view, layout, catalog, code)
-    canvas.add(under, layer="under")
-    canvas.add(_fallen(view, layout, catalog, code), layer="under")
     canvas.add(_lying(view, layout), layer="marks")
     counters = _Counters()
     where: dict[str, Loc] = {}
@@ -756,6 +678,13 @@ def render_svg(view: Mapping[str, Any], catalog: Catalog | None = None, *, lang:
             for piece, (sx, sy, size) in zip(ordered, _slots(len(ordered), x, y)):
                 counters.add(piece, sx, sy, size)
     canvas.add(counters.svg(), layer="counters")
+    # the addresses a counter leaves in sight; the marks' counts where they cover no other text
+    shown = [(x, y, text) for loc, x, y, text in addresses(layout) if len(by_square.get(loc, ())) < 2]
+    canvas.add(svg.text_run(shown, font_size=ADDRESS_SIZE, bold=True, anchor="start", fill=ADDRESS_INK), layer="under")
+    room = Room(static_boxes(layout, code) + tuple(counters.boxes) + tuple(address_box(*a) for a in shown))
+    under, over = square_marks(view, layout, catalog, code, room)
+    canvas.add(under, layer="under")
+    canvas.add(fallen(view, layout, catalog, code), layer="under")
     canvas.add(over, layer="over")
     canvas.add(_arrows(view, layout, where, owners), layer="arrows")
 
