@@ -195,3 +195,25 @@ def test_every_note_of_the_turn_is_in_words_on_the_map():
     words = texts(br.render_svg({**view, "lang": "en"}))
     assert "note-justice-due" not in words
     assert "must play a Justice card" in words
+
+
+def test_marks_and_counters_cover_no_text_in_either_language():
+    """Issue 19.7: a square's counts (9.ii damage, 10.i fires, 8.vii loot) go where they cover neither its
+    address nor its Blockers' texts, beside a lone counter and among a locked fight's three (8.vi); the
+    address under the first of several counters is left out, a lone counter leaves it in sight."""
+    from dataclasses import replace
+
+    from pbem.games.blockmania.state import SquareState
+    from tests.render.labels import collisions, labels
+
+    state = mid_game()
+    crowded = (SquareState("keaton:E5", damage=3, fires=2, looted=True), SquareState("curie:E3", damage=1, fires=1),
+               SquareState("curie:D6", damage=2, fires=4, looted=True))
+    state = replace(state, squares=state.squares + crowded)
+    for lang in ("en", "it"):
+        doc = br.render_svg({**build_view(state, "red"), "lang": lang})
+        assert collisions(doc) == [], lang
+        near = {lab.text for lab in labels(doc) for sq in ("keaton:E5", "curie:E3")
+                if cell_box(sq)[0] <= lab.x0 < cell_box(sq)[2] and cell_box(sq)[1] <= lab.y0 < cell_box(sq)[3]}
+        assert {"3", "2", "1", "$", "MOB", "16"} <= near  # every count, the lone counter's type and address
+        assert "34" not in near  # keaton:E5's address, under its first counter
