@@ -27,10 +27,12 @@ Strength-Move at the bottom; their counters are pips below (Armoury dark, Hardwa
 initial). A face-down Blocker (it has acted this turn, 7.ii) is pale with a dashed edge; a locked one
 (8.vi) has a red ring. Squares: Structural Damage a hazard triangle with its count (9.ii), Fires a flame
 with its count (10.i), a Collapse rubble with a cross (9.iii), a Scrawl a magenta squiggle (8.viii), a
-looted square a "$" badge (8.vii); a fallen block is greyed with its name struck (10.iii). The turn's
-moves are arrows in the owner's colour, shots dashed dark red lines with a cross-hair (7, 8.v).
+looted square a "$" badge (8.vii); a fallen block is greyed, its word after its name (10.iii). Each
+count goes where it covers no other text, and the addresses are drawn with the counters: under the
+first of several counters an address is left out (``marks.py``). The turn's moves are arrows in the
+owner's colour, shots dashed dark red lines with a cross-hair (7, 8.v).
 
-Speed: everything that depends only on the ring and the language (paper, squares, symbols, addresses,
+Speed: everything that depends only on the ring and the language (paper, squares, symbols, names,
 the panel's frames, the legend) is one static part built once per process, ring and language
 (:func:`_static_sheet`) and written first, so the rasteriser draws it once per width; the dynamic part
 is batched (one path per colour, one text run per ink): a mid-game map of four blocks is about 150
