@@ -15,7 +15,7 @@ from pbem.core import registry
 from pbem.db.session import make_engine
 from pbem.demo import ScriptedTable
 from pbem.service.context import Context, ManualClock
-from tests.e2e.mailstack import open_app
+from tests.e2e.mailstack import config, open_app
 from tests.mail.fixtures import dovecot_mail, embedded_mail, mail_server  # noqa: F401
 from tests.mail.servers import MailHarness
 from tests.service.conftest import db_url  # noqa: F401  (SQLite, and PostgreSQL when set)
@@ -30,7 +30,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def table(mail_server: MailHarness, tmp_path, clock) -> AsyncIterator[ScriptedTable]:  # type: ignore[no-untyped-def]
-    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp_path}/pbem.sqlite"}, "render": {"width": 800}}, "e2e")
+    cfg = from_mapping(config(f"sqlite:///{tmp_path}/pbem.sqlite", {"render": {"width": 800}}), "e2e")
     ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
     inbox = mail_server.inbox(cfg.server.address)
     app = App(ctx, inbox, mail_server.sender())

@@ -4,7 +4,8 @@ loopback), on a real SQLite file and on PostgreSQL when PBEM_TEST_POSTGRES_URL i
 mail, while mail signed GM without the secret or from another address is refused and
 changes nothing; the deadline's .ics keeps its UID across the extension; a player's own
 zone shows in their mail; an absence moves one game's deadline and runs out into the
-defaults in another; a Corteo game ends in a draw voted by mail."""
+defaults in another (on SQLite only: tests/e2e/mailstack.py, sqlite_only); a Corteo game ends
+in a draw voted by mail."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pbem.app import App
 from pbem.db.models import Game
 from pbem.mail.parse import IncomingMail
 from pbem.service import games, master, store
-from tests.e2e.mailstack import settle
+from tests.e2e.mailstack import settle, sqlite_only
 from tests.mail.servers import MailHarness
 from tests.support import players
 from tests.support.players import secret_from_welcome
@@ -129,6 +130,7 @@ async def test_the_game_master_by_mail(app: App, embedded_mail: MailHarness) -> 
     assert str(event(report)["uid"]) != seats[f"uid:{RED}"]
 
 
+@sqlite_only
 async def test_absences_move_a_deadline_and_run_out(app: App, embedded_mail: MailHarness) -> None:
     ctx, mail = app.ctx, embedded_mail
     roomy, seats = await set_up(app, mail)  # 14 days allowed (the configuration's default)
