@@ -7,12 +7,17 @@
 * time from the last order of a turn to every report mail queued (in the outbox);
 * peak memory of the daemon's process;
 * the floor: in the same run, the raw rate of the same mail path with no processing at
-  all (aiosmtplib sends, aioimaplib FETCH and STORE, one reply sent per mail), and pbem's
-  rate for mails that file orders as a share of it.
+  all (aiosmtplib sends, aioimaplib FETCH and STORE as the daemon issues them — one each a
+  batch —, one reply sent per mail), and pbem's rate for mails that file orders as a share
+  of it. Kriegspiel's first phase is sealed: each such mail also draws its seat's preview
+  map; ``--kind corteo`` files orders with no map.
+
+The mail reader (the worker process that reads each mail under its time budget) is started
+before the timing, as a running daemon has it.
 
 The mail server (the embedded one, in memory) runs in a process of its own.
 
-    .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel]
+    .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel] [--orders-only]
 """
 
 from __future__ import annotations
@@ -68,8 +73,9 @@ async def burst(app: App, table: ScriptedTable, sends: list[tuple[str, str, str]
 
 
 async def raw_floor(server: MailServerProcess, n: int) -> float:
-    """Mails per second through the bare path: the players' sends, FETCH, STORE \\Seen and
-    one reply each, with nothing read, checked or stored in between."""
+    """Mails per second through the bare path: the players' sends, then the daemon's own
+    IMAP calls (the batch's FETCH, one STORE \\Seen for it) and one reply each, with nothing
+    read, checked or stored in between."""
     inbox = ImapInbox("127.0.0.1", server.imap_port, "floor@localhost", "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", server.smtp_port)
     await inbox.connect()
@@ -81,8 +87,8 @@ async def raw_floor(server: MailServerProcess, n: int) -> float:
     got = 0
     while got < n:
         mails = await inbox.fetch_new()
-        for fetched in mails:
-            await inbox.mark_seen(fetched.uid)
+        await inbox.mark_seen_many([fetched.uid for fetched in mails])
+        for _fetched in mails:
             await sender.send("floor@localhost", ["player@localhost"], reply)
         got += len(mails)
         if not mails:
@@ -98,6 +104,8 @@ async def main() -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--width", type=int, default=1600)
     parser.add_argument("--kind", default="kriegspiel")
+    parser.add_argument("--orders-only", action="store_true",
+                        help="stop after the floor and the order mails that file orders")
     args = parser.parse_args()
     rules = registry.get(args.kind)
     seats = list(rules.info.seats)[:2]
@@ -111,6 +119,7 @@ async def main() -> None:
     sender = SmtpSender("127.0.0.1", server.smtp_port)
     app = App(ctx, inbox, sender)
     await inbox.connect()
+    await asyncio.to_thread(app.inspector.check, b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")  # as the daemon does once
     floor = await raw_floor(server, args.games)
     print(f"the floor (no processing: SMTP send, IMAP FETCH + STORE, one reply): {args.games} mails "
           f"= {floor:6.1f} mails/s")
@@ -131,8 +140,14 @@ async def main() -> None:
     if second is not None:
         sends = [(g, first, default_text(ctx, g, first)) for g in ids]
         n, took = await burst(app, table, sends)
+        preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
         print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
-              f"({n / took / floor:.0%} of the floor)")
+              f"({n / took / floor:.0%} of the floor){'; each draws its seat a preview map' if preview else ''}")
+        if args.orders_only:
+            await table.close()
+            await app.stop()
+            await server.stop()
+            return
         sends = [(g, second, default_text(ctx, g, second)) for g in ids]
         n, took = await burst(app, table, sends)
         print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "

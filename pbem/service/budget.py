@@ -197,3 +197,5 @@ class Inspector:
     def close(self) -> None:
         with self._guard:
             self._stop()
+        with self._queue_lock:
+            self._queue.clear()
