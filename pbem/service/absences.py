@@ -134,7 +134,7 @@ def adjust(session: Session, ctx: Context, game: Game, phase: PhaseRow) -> int:
                          text=t("absence.limit", lang, game=game.id, turn=phase.turn, seat=c.seat.name,
                                 limit=duration(timedelta(days=allowance), lang),
                                 deadline=show(phase.deadline, zone_of(session, game, c.holder.address), lang)),
-                         kind="notice", game=game)
+                         kind="notice", game=game, seat=c.seat.name)
     return total
 
 
@@ -154,7 +154,7 @@ def _tell(session: Session, ctx: Context, game: Game, phase: PhaseRow, moves: li
                     t("absence.moved", lang, game=game.id, turn=phase.turn, deadline=when, seat=seat_names))
             mailer.queue(session, ctx, to=holder.address,
                          subject=mailer.subject(game, t("subject.deadline_moved", lang), phase.turn, lang),
-                         text=text, kind="notice", game=game,
+                         text=text, kind="notice", game=game, seat=seat.name,
                          attachments=calendar.attachment(ctx, game, phase, lang))
 
 

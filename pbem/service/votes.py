@@ -10,7 +10,7 @@ other seats.
   applied from then on, as for an abandoned seat), the others are told; when one seat
   alone is left in play, it wins.
 - A game with a vote of its own keeps it: in Kriegspiel DRAW and RESIGN are orders of the
-  game (rulebook "Patta e resa"), so the words reach its order parser unchanged there.
+  game (rulebook "VITTORIA"), so the words reach its order parser unchanged there.
 
 Every vote is kept (`pbem.db.models.Vote`) and goes into the game's outcome and archive.
 """
