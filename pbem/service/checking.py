@@ -38,6 +38,9 @@ def check_file(ctx: Any, kind: str, text: str, *, game_id: str | None, seat: str
     env = parse_envelope(text)
     block = env.game is not None or bool(env.order_lines)
     body = order_text(env) if block else text
+    turn = env.turn
+    if not block:
+        turn, body = _bare_turn(text)
     seat = (seat or (env.seat if block else None) or "").lower() or None
     if game_id:
         with ctx.session() as session:
@@ -58,11 +61,13 @@ def check_file(ctx: Any, kind: str, text: str, *, game_id: str | None, seat: str
         lines = [f"GAME {env.game}" if env.game else "", f"SEAT {env.seat}" if env.seat else "",
                  f"TURN {env.turn}" if env.turn is not None else ""]
         out.append("The file's block: " + (", ".join(n for n in lines if n) or "no GAME, SEAT or TURN line"))
+    elif turn is not None:
+        out.append(f"The file's TURN line: TURN {turn}")
     problems: list[str] = []
     if env.game is not None and game_id and env.game.lower() != game_id.lower():
         problems.append(f"the file is for game {env.game}, not {game_id}: the server would apply it to {env.game}")
-    if env.turn is not None and env.turn != phase.turn:
-        problems.append(f"the file says TURN {env.turn}, but the phase checked is turn {phase.turn}: "
+    if turn is not None and turn != phase.turn:
+        problems.append(f"the file says TURN {turn}, but the phase checked is turn {phase.turn}: "
                         + ("the server would refuse the mail" if game_id
                            else "give --game to check against a running game"))
     if seat not in phase.awaiting:
@@ -76,7 +81,7 @@ def check_file(ctx: Any, kind: str, text: str, *, game_id: str | None, seat: str
     errors = [d for d in sheet.diagnostics if d.is_error]
     out.append(f"Result: {'OK' if ok else 'NOT accepted'} — {_count(len(sheet.orders), 'order')}, "
                f"{_count(len(errors), 'error')}, {_count(len(sheet.diagnostics) - len(errors), 'warning')}"
-               + (f", {_count(len(problems), 'problem')} with the block" if problems else ""))
+               + (f", {_count(len(problems), 'problem')} with the {'block' if block else 'file'}" if problems else ""))
     out += [f"  problem: {p}" for p in problems]
     if sheet.ok:
         out += ["", "Orders as the server files them:", *("  " + x for x in sheet.canonical().splitlines())]
@@ -84,6 +89,21 @@ def check_file(ctx: Any, kind: str, text: str, *, game_id: str | None, seat: str
     out += _listed("Warnings (they alone do not stop the orders):",
                    [d for d in sheet.diagnostics if not d.is_error], rules, lang)
     return ok, "\n".join(out)
+
+
+def _bare_turn(text: str) -> tuple[int | None, str]:
+    """Bare order lines may start with ``TURN n`` (``TURNO n``), the guard a block carries:
+    the turn, and the text with that line left blank so the lines keep their numbers."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) == 2 and words[0].rstrip(":").lower() in ("turn", "turno") and words[1].isdigit():
+            lines[i] = ""
+            return int(words[1]), "\n".join(lines)
+        break
+    return None, text
 
 
 def _count(n: int, word: str) -> str:

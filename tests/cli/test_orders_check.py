@@ -77,3 +77,25 @@ def test_bare_orders_offline_with_errors_and_line_numbers_of_the_file(tmp_path: 
     block.write_text(f"GAME {game_id}\nSEAT east x\n{NORTH}END\n", encoding="utf-8")
     code, out = _check(capsys, config, block, "--game", game_id)
     assert code == 1 and "awaits orders from north, south, not from east: the server would refuse the mail" in out
+
+
+def test_bare_orders_with_a_turn_line(tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bare order lines (no GAME line) that start with the TURN guard: the line is honoured as
+    the server honours it in a block, not read as an order, and the lines keep their numbers."""
+    game_id = _game(capsys, config)
+    orders = tmp_path / "orders.txt"
+    orders.write_text(f"# my deployment\nTURN 3\n{NORTH}", encoding="utf-8")
+    code, out = _check(capsys, config, orders, "--game", game_id, "--seat", "north")
+    assert code == 1
+    assert "The file's TURN line: TURN 3" in out
+    assert "1 problem with the file" in out
+    assert "the file says TURN 3, but the phase checked is turn 0: the server would refuse the mail" in out
+    assert "Unknown order" not in out and "Errors:" not in out and "17 orders, 0 errors" in out
+
+    orders.write_text(f"turno 0\n{NORTH}", encoding="utf-8")  # the right turn, in Italian: accepted
+    code, out = _check(capsys, config, orders, "--game", game_id, "--seat", "north")
+    assert code == 0 and "Result: OK" in out and "problem" not in out
+
+    orders.write_text("TURN 0\nINFANTRY A1 A2 A3 A4 A5 A6 A7 A8 Z9\n", encoding="utf-8")
+    code, out = _check(capsys, config, orders, "--game", game_id, "--seat", "north")
+    assert code == 1 and "  line 2: INFANTRY A1 A2 A3 A4 A5 A6 A7 A8 Z9" in out  # counted from the file's line 1
