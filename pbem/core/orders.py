@@ -4,9 +4,12 @@ diagnostics name the line the player wrote."""
 
 from __future__ import annotations
 
+import difflib
 import functools
+import tomllib
 import unicodedata
-from typing import Any, Callable, Iterator, Sequence
+from importlib import resources
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from pbem.core.i18n import Message, msg
 from pbem.core.rules import Diagnostic, Sheet
@@ -28,6 +31,39 @@ def order_lines(text: str) -> Iterator[tuple[int, str]]:
         line = strip_comment(raw)
         if line:
             yield number, line
+
+
+_Item = TypeVar("_Item")
+
+
+def read_lines(text: str, parse_line: Callable[[str], tuple[Any, tuple[Message, Message | None] | None]],
+               item: Callable[[int, str, Any], _Item]) -> tuple[list[_Item], list[Diagnostic]]:
+    """Every order line through ``parse_line``: what it reads becomes an item, what it cannot read a
+    diagnostic naming the line (either keeps the line's first 120 characters); never raises."""
+    items: list[_Item] = []
+    diags: list[Diagnostic] = []
+    for number, line in order_lines(text):
+        read, problem = parse_line(line)
+        if problem is not None:
+            diags.append(Diagnostic(number, line[:120], problem[0], problem[1]))
+        elif read is not None:
+            items.append(item(number, line[:120], read))
+    return items, diags
+
+
+def load_keywords(package: str) -> dict[str, tuple[str, ...]]:
+    """A game's ``keywords.toml``: each canonical keyword -> its spellings (English and Italian), folded
+    as the parsers fold what players write."""
+    text = resources.files(package).joinpath("keywords.toml").read_text("utf-8")
+    return {k: tuple(fold(w) for w in v) for k, v in tomllib.loads(text).items()}
+
+
+def unknown_word(word: str, keywords: Sequence[str]) -> tuple[Message, Message]:
+    """A line that begins with no keyword: the error, and as its hint the nearest keyword (a slip like
+    "MUVOI") or else the order forms."""
+    close = difflib.get_close_matches(word[:30], keywords, n=1, cutoff=0.6)
+    return msg("err-unknown-word", word=word[:20]), (msg("hint-did-you-mean", word=close[0]) if close
+                                                    else msg("hint-order-forms"))
 
 
 def checked_sheet(seat: str, text: object, *, seats: Sequence[str], awaiting: Sequence[str], phase: Message,
@@ -59,9 +95,6 @@ def keyword_pairs(package: str) -> dict[str, str]:
     """English keyword -> its Italian form, from a game's ``keywords.toml`` (each list: the English
     keyword first, the Italian one second) and, where the game has them, the ``keyword`` /
     ``keyword_it`` pairs of its ``units.toml``."""
-    import tomllib
-    from importlib import resources
-
     folder = resources.files(package)
     out: dict[str, str] = {}
     for name in ("keywords.toml", "units.toml"):

@@ -17,15 +17,14 @@ The canonical form is English upper case: ``PATH 24 JUMP 34 35``, ``ALONG 2 BACK
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from typing import TypeAlias
 
-from pbem.core.i18n import Message, msg
-from pbem.core.orders import order_lines
+from pbem.core.i18n import msg
+from pbem.core.orders import order_lines, unknown_word
 from pbem.core.rules import Diagnostic
 from pbem.games.arditi.board import BOARD
 
@@ -165,9 +164,7 @@ def _square(number: int, line: str, word: str) -> tuple[int | None, Diagnostic |
 
 
 def _unknown(number: int, line: str, word: str) -> Diagnostic:
-    close = difflib.get_close_matches(word[:30], _HEAD_WORDS, n=1, cutoff=0.6)
-    hint: Message = msg("hint-did-you-mean", word=close[0]) if close else msg("hint-order-forms")
-    return Diagnostic(number, line, msg("err-unknown-word", word=word[:20]), hint)
+    return Diagnostic(number, line, *unknown_word(word, _HEAD_WORDS))
 
 
 def _path_tokens(number: int, line: str, words: list[str]) -> tuple[list[Token], list[Diagnostic]]:

@@ -24,15 +24,12 @@ comment.  Squares are written ``curie:D6`` or, in the writer's own block, ``D6``
 
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
-from pbem.core.orders import fold as _fold, order_lines
+from pbem.core.orders import fold as _fold, load_keywords, read_lines, unknown_word
 from pbem.core.rules import Diagnostic
 
 MAX_ITEMS = 80
@@ -290,13 +287,7 @@ class Item:
 
 
 
-
-def _load_keywords() -> dict[str, tuple[str, ...]]:
-    text = resources.files("pbem.games.blockmania.data").joinpath("keywords.toml").read_text("utf-8")
-    return {k: tuple(_fold(w) for w in v) for k, v in tomllib.loads(text).items()}
-
-
-KEYWORDS = _load_keywords()
+KEYWORDS = load_keywords("pbem.games.blockmania.data")
 _HEADS = ("PLACE", "JUSTICE", "NEW", "ACTIVATE", "MOVE", "PICKUP", "GIVE", "SETUP", "ARM", "PLAY", "CONTINUE",
           "FIRE", "HOLD", "SHOOT", "FIGHT", "LOOT", "SCRAWL", "BURN", "DOUSE", "PASS", "DEFENSIVE", "INTERCEPT",
           "HAZARDS", "KEEP", "DROP", "DISCARD")
@@ -329,21 +320,11 @@ def square_text(word: str) -> str:
 
 
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
-    items: list[Item] = []
-    diags: list[Diagnostic] = []
-    for number, line in order_lines(text):
-        order, problem = parse_line(line)
-        if problem is not None:
-            diags.append(Diagnostic(number, line[:120], problem[0], problem[1]))
-        elif order is not None:
-            items.append(Item(number, line[:120], order))
-    return items, diags
+    return read_lines(text, parse_line, Item)
 
 
 def _unknown(word: str) -> Problem:
-    close = difflib.get_close_matches(word[:30], _HEAD_WORDS, n=1, cutoff=0.6)
-    return msg("err-unknown-word", word=word[:20]), (msg("hint-did-you-mean", word=close[0]) if close
-                                                    else msg("hint-order-forms"))
+    return unknown_word(word, _HEAD_WORDS)
 
 
 def _head(words: list[str]) -> tuple[str | None, list[str]]:

@@ -25,15 +25,12 @@ starts a comment.  Hexes are written as on the map's edges: row letter and colum
 
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
-from pbem.core.orders import fold as _fold, order_lines
+from pbem.core.orders import fold as _fold, load_keywords, read_lines, unknown_word
 from pbem.core.rules import Diagnostic
 
 MAX_ITEMS = 120
@@ -228,13 +225,7 @@ class Item:
 
 
 
-
-def _load_keywords() -> dict[str, frozenset[str]]:
-    text = resources.files("pbem.games.corteo.data").joinpath("keywords.toml").read_text("utf-8")
-    return {k: frozenset(_fold(w) for w in v) for k, v in tomllib.loads(text).items()}
-
-
-KEYWORDS = _load_keywords()
+KEYWORDS = load_keywords("pbem.games.corteo.data")
 _HEADS = ("PLACE", "HEAD", "RUN", "MOVE", "METRO", "THROW", "BARRICADE", "CLEAR", "JAM", "ENTER", "ATTACK",
           "TOWARD", "PUSH", "BARRACKS", "ACTIVATE", "HELICOPTER", "FORMATION", "PASS")
 _HEAD_OF = {w: k for k in _HEADS for w in KEYWORDS[k]}
@@ -267,21 +258,11 @@ def _words(text: str) -> list[str]:
 
 
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
-    items: list[Item] = []
-    diags: list[Diagnostic] = []
-    for number, line in order_lines(text):
-        raw, problem = _parse_line(line)
-        if problem is not None:
-            diags.append(Diagnostic(number, line[:120], problem[0], problem[1]))
-        elif raw is not None:
-            items.append(Item(number, line[:120], raw))
-    return items, diags
+    return read_lines(text, _parse_line, Item)
 
 
 def _unknown(word: str) -> Problem:
-    close = difflib.get_close_matches(word[:30], _HEAD_WORDS, n=1, cutoff=0.6)
-    return msg("err-unknown-word", word=word[:20]), (msg("hint-did-you-mean", word=close[0]) if close
-                                                    else msg("hint-order-forms"))
+    return unknown_word(word, _HEAD_WORDS)
 
 
 def _split(words: list[str]) -> tuple[list[str], list[str], list[str]]:

@@ -27,15 +27,12 @@ English upper case with ids: ``MOVE AN3 KINGDOME PIONEER-SQUARE``.
 
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import TypeAlias
 
 from pbem.core.i18n import Catalog, Message, msg
-from pbem.core.orders import fold as _fold, order_lines
+from pbem.core.orders import fold as _fold, load_keywords, read_lines, unknown_word
 from pbem.core.rules import Diagnostic
 from pbem.games.seattle.map import MAP
 from pbem.games.seattle.tables import TABLES
@@ -224,14 +221,7 @@ class Item:
     raw: Raw
 
 
-def _load_keywords() -> dict[str, frozenset[str]]:
-    text = resources.files("pbem.games.seattle.data").joinpath("keywords.toml").read_text("utf-8")
-    return {k: frozenset(_fold(w) for w in v) for k, v in tomllib.loads(text).items()}
-
-
-
-
-KEYWORDS = _load_keywords()
+KEYWORDS = load_keywords("pbem.games.seattle.data")
 _HEADS = ("PLACE", "DECLINE", "CHOOSE", "REMOVE", "ATTRITION", "BUREAUCRACY", "CALL", "MOVE", "RESERVE", "DEPLOY",
           "BARRICADE", "ATTACK", "TARGETS", "POINTS", "DEFENCE", "ESCALATE", "PASS")
 _HEAD_OF = {w: k for k in _HEADS for w in KEYWORDS[k]}
@@ -303,25 +293,14 @@ def is_unit_word(word: str) -> bool:
 
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
     """Split an order text into raw orders, line by line; never raises."""
-    items: list[Item] = []
-    diags: list[Diagnostic] = []
-    for number, line in order_lines(text):
-        raw, problem = _parse_line(line)
-        if problem is not None:
-            message, hint = problem
-            diags.append(Diagnostic(number, line[:120], message, hint))
-        elif raw is not None:
-            items.append(Item(number, line[:120], raw))
-    return items, diags
+    return read_lines(text, _parse_line, Item)
 
 
 Problem: TypeAlias = tuple[Message, Message | None]
 
 
 def _unknown(word: str) -> Problem:
-    close = difflib.get_close_matches(word[:30], _HEAD_WORDS, n=1, cutoff=0.6)
-    return msg("err-unknown-word", word=word[:20]), (msg("hint-did-you-mean", word=close[0]) if close
-                                                    else msg("hint-order-forms"))
+    return unknown_word(word, _HEAD_WORDS)
 
 
 def _unit_type_word(word: str) -> bool:
