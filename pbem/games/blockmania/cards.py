@@ -10,10 +10,10 @@ roster (Blocker types, counters, markers), raising ``CardsError`` naming the ent
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final, Mapping, Sequence
+
+from pbem.games.common.data import MALFORMED, load_toml
 
 from pbem.games.blockmania.roster import ROSTER, Roster
 
@@ -404,18 +404,8 @@ def parse_cards(data: Mapping[str, Any], roster: Roster = ROSTER) -> Deck:
 
 def load_cards(text: str | None = None, roster: Roster = ROSTER) -> Deck:
     """The deck from ``text`` (TOML) or from the packaged ``data/cards.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.blockmania.data").joinpath("cards.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _err(str(exc)) from exc
-    try:
-        return parse_cards(data, roster)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        if isinstance(exc, CardsError):
-            raise
-        raise _err(f"missing or malformed entry: {exc!r}") from exc
+    return load_toml("pbem.games.blockmania.data", "cards.toml", text, lambda data: parse_cards(data, roster),
+                     CardsError, MALFORMED + (AttributeError,))
 
 
 DECK: Final = load_cards()

@@ -11,11 +11,11 @@ numbers in docstrings).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
-from typing import Any, Final, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Final, Iterable, Mapping, Sequence
+
+from pbem.games.common.data import MALFORMED, find as _find, load_toml
 
 POOLS = ("armoury", "hardware")  # 1.iii, 3: two containers drawn at random
 SOURCES = ("pile", "card")  # in the blocks' piles (3) or brought by a Mania card (Kleggs)
@@ -207,16 +207,6 @@ class CounterType:
 class Marker:
     key: str
     count: int
-
-
-_Keyed = TypeVar("_Keyed", BlockerType, BlockRoster, CounterType, Marker, Edition, Symbol)
-
-
-def _find(items: Sequence[_Keyed], kind: str, key: str) -> _Keyed:
-    for item in items:
-        if item.key == key:
-            return item
-    raise KeyError(f"unknown {kind} {key!r}")
 
 
 @dataclass(frozen=True)
@@ -522,18 +512,8 @@ def parse_roster(data: Mapping[str, Any]) -> Roster:
 
 def load_roster(text: str | None = None) -> Roster:
     """The roster from ``text`` (TOML) or from the packaged ``data/roster.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.blockmania.data").joinpath("roster.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _err(str(exc)) from exc
-    try:
-        return parse_roster(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        if isinstance(exc, RosterError):
-            raise
-        raise _err(f"missing or malformed entry: {exc!r}") from exc
+    return load_toml("pbem.games.blockmania.data", "roster.toml", text, parse_roster, RosterError,
+                     MALFORMED + (AttributeError,))
 
 
 ROSTER: Final = load_roster()

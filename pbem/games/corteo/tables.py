@@ -11,11 +11,11 @@ naming the entry.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
-from typing import Any, ClassVar, Final, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Final, Mapping, Sequence
+
+from pbem.games.common.data import find as _find, load_toml
 
 SIDES = ("corteo", "potere")
 COMBAT_RESULTS = ("AP", "AR", "DR", "DP")  # C 8d, from the attacker's worst to its best
@@ -257,16 +257,6 @@ class Smoke:
 
     drift: tuple[int, ...]
     direction: tuple[int, ...]
-
-
-_Keyed = TypeVar("_Keyed", Terrain, Obstacle, UnitType, Component, CounterSet)
-
-
-def _find(items: Sequence[_Keyed], kind: str, key: str) -> _Keyed:
-    for item in items:
-        if item.key == key:
-            return item
-    raise KeyError(f"unknown {kind} {key!r}")
 
 
 @dataclass(frozen=True)
@@ -534,18 +524,7 @@ def parse_tables(data: Mapping[str, Any]) -> Tables:
 
 def load_tables(text: str | None = None) -> Tables:
     """The tables from ``text`` (TOML) or from the packaged ``data/tables.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.corteo.data").joinpath("tables.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _err(str(exc)) from exc
-    try:
-        return parse_tables(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, TableError):
-            raise
-        raise _err(f"missing or malformed entry: {exc!r}") from exc
+    return load_toml("pbem.games.corteo.data", "tables.toml", text, parse_tables, TableError)
 
 
 TABLES: Final = load_tables()

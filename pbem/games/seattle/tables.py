@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Callable, Final, Iterable, Mapping
+
+from pbem.games.common.data import load_toml
 
 SIDES = ("demonstrators", "authorities")
 UNIT_KINDS = ("group", "crowd", "police")
@@ -547,18 +547,8 @@ def parse_tables(data: Mapping[str, Any], area_ids: Iterable[str] | None = None)
 
 def load_tables(text: str | None = None, area_ids: Iterable[str] | None = None) -> Tables:
     """The tables from ``text`` (TOML) or from the packaged ``data/tables.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.seattle.data").joinpath("tables.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise _err(str(exc)) from exc
-    try:
-        return parse_tables(data, area_ids)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, TableError):
-            raise
-        raise _err(f"missing or malformed entry: {exc!r}") from exc
+    return load_toml("pbem.games.seattle.data", "tables.toml", text, lambda data: parse_tables(data, area_ids),
+                     TableError)
 
 
 def _load() -> Tables:
