@@ -33,6 +33,7 @@ from pbem.games.arditi.state import CODEC_TYPES, SEATS, VERSION, State
 from pbem.games.arditi.tables import NUMBERS
 from pbem.games.arditi.turn import plan_orders, plan_turn
 from pbem.games.arditi.view import build_view
+from pbem.games.common.engine import check_options
 
 MAX_ROUNDS = 999
 
@@ -67,9 +68,7 @@ class ArditiRules(DataclassStorage):
             raise UserError("each colour may be used once")
         if not 2 <= len(names) <= 6:
             raise UserError(f"Arditi del Popolo is for 2 to 6 players, not {len(names)}")
-        extra = sorted(set(options) - set(self.info.options))
-        if extra:
-            raise UserError(f"unknown option {extra[0]!r} (options: rounds)")
+        check_options(self.info, options)
         text = str(options.get("rounds", NUMBERS.default_rounds)).strip()
         if not text.isdigit() or not 1 <= int(text) <= MAX_ROUNDS:
             raise UserError(f"rounds must be a number from 1 to {MAX_ROUNDS}, not {text!r}")

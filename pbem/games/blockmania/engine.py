@@ -25,6 +25,7 @@ from pbem.games.blockmania.orders import MAX_ITEMS, ORDER_TYPES, Justice, Pass, 
 from pbem.games.blockmania.plan import PlanDice, Runner, default_places, fill_justice
 from pbem.games.blockmania.state import CODEC_TYPES, SEAT_NAMES, VERSION, Seat, State
 from pbem.games.blockmania.view import build_view
+from pbem.games.common.engine import filed_orders
 
 SEATS = SEAT_NAMES[:4]
 #: 3, 11.i: the shuffles of the deck, the piles and the pools would show hands, piles and draws: their
@@ -97,10 +98,7 @@ class BlockManiaRules(DataclassStorage):
     def resolve(self, state: State, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:
         if state.stage == "over":
             raise RulesError("the game is over")
-        orders = {}
-        for seat in flow.awaiting(state):
-            sheet = sheets.get(seat) or self.default_orders(state, seat)
-            orders[seat] = tuple(sheet.orders)
+        orders = filed_orders(sheets, flow.awaiting(state), lambda seat: self.default_orders(state, seat))
         new = flow.play(state, orders, dice)
         events = [Event(state.stage, {"turn": state.turn, "seat": state.active_seat.name if state.seats else ""})]
         if new.result is not None:

@@ -28,6 +28,7 @@ from pbem.core.rules import (
 from pbem.core.orders import checked_sheet
 from pbem.core.storage import DataclassStorage
 from pbem.errors import RulesError, UserError
+from pbem.games.common.engine import check_options, filed_orders, planned_default
 from pbem.games.corteo import flow, play, report, texts
 from pbem.games.corteo.orders import MAX_ITEMS, ORDER_TYPES, Pass, parse_text
 from pbem.games.corteo.plan import Planner, plan_items
@@ -75,9 +76,7 @@ class CorteoRules(DataclassStorage):
         names = sorted(s.strip().lower() for s in seats)
         if names != sorted(SEATS):
             raise UserError(f"Corteo has two seats: {', '.join(SEATS)} (each may be a team)")
-        extra = sorted(set(options) - set(self.info.options))
-        if extra:
-            raise UserError(f"unknown option {extra[0]!r} (options: {', '.join(self.info.options)})")
+        check_options(self.info, options)
         mode = str(options.get("mode", "advanced")).strip().lower()
         if mode not in MODES:
             raise UserError(f"mode must be advanced or basic, not {mode!r}")
@@ -118,17 +117,12 @@ class CorteoRules(DataclassStorage):
     def default_orders(self, state: State, seat: str) -> Sheet:
         """Nobody moves, throws or builds; what the rules demand is done the documented way
         (placements, the Head, reinforcements, the combats every unit in contact must fight)."""
-        planner = Planner(state, seat).run([]) if seat in flow.awaiting(state) else None
-        orders = tuple(planner.orders) if planner is not None and planner.ok else ()
-        return Sheet(seat, orders or (Pass(),))
+        return planned_default(seat, seat in flow.awaiting(state), lambda: Planner(state, seat).run([]), Pass())
 
     def resolve(self, state: State, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:
         if state.stage == "over":
             raise RulesError("the game is over")
-        orders = {}
-        for side in flow.awaiting(state):
-            sheet = sheets.get(side) or self.default_orders(state, side)
-            orders[side] = tuple(sheet.orders)
+        orders = filed_orders(sheets, flow.awaiting(state), lambda side: self.default_orders(state, side))
         new = flow.play(state, orders, dice)
         events = [Event(state.stage, {"hand": state.hand})]
         if new.result is not None:

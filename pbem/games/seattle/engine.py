@@ -30,6 +30,7 @@ from pbem.core.rules import (
 from pbem.core.orders import checked_sheet
 from pbem.core.storage import DataclassStorage
 from pbem.errors import RulesError, UserError
+from pbem.games.common.engine import check_options, filed_orders, planned_default
 from pbem.games.seattle import flow, guide, play, report
 from pbem.games.seattle.board import all_counters
 from pbem.games.seattle.orders import MAX_ITEMS, ORDER_TYPES, Pass, parse_text
@@ -67,9 +68,7 @@ class SeattleRules(DataclassStorage):
         names = sorted(s.strip().lower() for s in seats)
         if names != sorted(SEATS):
             raise UserError(f"The Battle of Seattle has two seats: {', '.join(SEATS)}")
-        extra = sorted(set(options) - set(self.info.options))
-        if extra:
-            raise UserError(f"unknown option {extra[0]!r} (options: days)")
+        check_options(self.info, options)
         days = str(options.get("days", "2")).strip()
         if days not in LAST_TURN:
             raise UserError(f"days must be 2 or 3, not {days!r}")
@@ -88,9 +87,7 @@ class SeattleRules(DataclassStorage):
     def default_orders(self, state: State, seat: str) -> Sheet:
         """Nobody moves or attacks; what the rules demand (placements, removals) is done the
         documented default way (docs/games/seattle.md)."""
-        planner = Planner(state, seat).run([]) if seat in flow.awaiting(state) else None
-        orders = tuple(planner.orders) if planner is not None and planner.ok else ()
-        return Sheet(seat, orders or (Pass(),))
+        return planned_default(seat, seat in flow.awaiting(state), lambda: Planner(state, seat).run([]), Pass())
 
     def resolve(self, state: State, sheets: Mapping[str, Sheet], dice: Dice) -> Resolution:
         stage = state.stage
@@ -103,10 +100,7 @@ class SeattleRules(DataclassStorage):
         elif stage == "over":
             raise RulesError("the game is over")
         else:
-            orders = {}
-            for side in flow.awaiting(state):
-                sheet = sheets.get(side) or self.default_orders(state, side)
-                orders[side] = tuple(sheet.orders)
+            orders = filed_orders(sheets, flow.awaiting(state), lambda side: self.default_orders(state, side))
             new = flow.play(state, orders, dice)
         events = [Event(stage, {"turn": state.turn})]
         if new.result is not None:
