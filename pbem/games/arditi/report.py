@@ -43,7 +43,7 @@ def move_lines(catalog: Catalog, move: Mapping[str, Any], lang: str) -> list[str
     if move["mode"] == "stayed" or not move["actions"]:
         out.append(t("report-stayed", seat=seat, roll=move["roll"], square=move["start"]))
     else:
-        out.append(t("report-moved", seat=seat, roll=move["roll"], points=move["points"]))
+        out.append(t("report-moved", seat=seat, roll=move["roll"], count=move["points"]))
         path: list[str] = []
         front = current = move["start"]
         for a in move["actions"]:

@@ -171,4 +171,4 @@ def test_a_head_left_next_to_a_headless_part_by_an_arrest_takes_it_up_at_once():
     assert after.result is not None and after.result.reason == "bag"
     score = next(s for s in after.result.scores if s.seat == "red")
     assert (score.active, score.isolated, score.points) == (2, 1, 2 * 2 - 1 - 2)
-    assert "takes up again its headless part of 2 militant(s): 28, 33" in RULES.describe(RULES.view(after, None), "en")
+    assert "takes up again its headless part of 2 militants: 28, 33" in RULES.describe(RULES.view(after, None), "en")

@@ -35,10 +35,10 @@ def test_report_of_a_move_with_a_recruit_and_a_clash():
     state = position({"red": corteo(26, 21, 22, 17), "blue": blue}, numbers=[80], roll=2)
     after = play(state, "ALONG 2 BACK")
     en = RULES.describe(RULES.view(after, "blue"), "en")
-    assert "Red rolled 2 and used 2 point(s):" in en
-    assert "the committee moves 2 square(s) back along its corteo: 26 → 22." in en
+    assert "Red rolled 2 and used 2 points:" in en
+    assert "the committee moves 2 squares back along its corteo: 26 → 22." in en
     assert "Street clash! Red's committee on 22 meets Blue's committee on 23" in en
-    assert "Its committee goes to 8 and leads 2 militant(s)" in en and "headless on 33, 28" in en
+    assert "Its committee goes to 8 and leads the longer part (militants: 2)" in en and "headless on 33, 28" in en
     assert "Now Blue is to move: the die rolled 1." in en
     it = RULES.describe(RULES.view(after, "blue"), "it")
     assert "Scontro di piazza! Il comitato di Rosso su 22 incontra il comitato di Blu su 23" in it
