@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import Column, DateTime, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, DateTime, Index, LargeBinary, Text, UniqueConstraint, func, text
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -216,6 +216,11 @@ class InboundMail(SQLModel, table=True):
 
 class OutboxMail(SQLModel, table=True):
     __tablename__ = "outbox"
+    #: The reply limits count a kind's rows of the last hour (pbem.service.limits), on every
+    #: answer: for everybody, and for one address (compared case-insensitively).
+    __table_args__ = (Index("ix_outbox_kind_created", "kind", "created_at"),
+                      Index("ix_outbox_kind_recipient_created", "kind", func.lower(text("recipients_json")),
+                            "created_at"))
     id: Optional[int] = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, index=True)
     game_id: Optional[str] = Field(default=None, index=True)

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from pbem.db.models import Game, Holder, OutboxMail, Player, Seat
 from pbem.mail.bounce import Bounce, BouncedRecipient, parse_bounce
 from pbem.mail.parse import IncomingMail
-from pbem.service import mailer
+from pbem.service import mailer, store
 from pbem.service.context import Context
 from pbem.service.texts import t
 from pbem.service.timefmt import show
@@ -118,7 +118,7 @@ def clear_bouncing(session: Session, address: str) -> bool:
     it): forget that it bounced. Returns whether it was marked. The once-a-day notice
     clock is kept: a full mailbox can still send, and its next bounce marks it again
     without telling the game master twice in a day."""
-    player = session.exec(select(Player).where(Player.address == address.strip().lower())).first()
+    player = store.player_at(session, address)
     if player is None or player.bouncing_since is None:
         return False
     player.bouncing_since = None

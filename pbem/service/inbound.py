@@ -12,10 +12,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, or_, select
 
 from pbem.core import registry
-from pbem.db.models import Game, Holder, InboundMail, Player, Seat
+from pbem.db.models import Game, Holder, InboundMail, Seat
 from pbem.errors import NotFoundError
 from pbem.mail.bounce import is_bounce
 from pbem.mail.classify import machine_reason
@@ -49,10 +49,13 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
     wrote before the work started; the mail's own record is that row."""
     mail = read_mail(raw)
     with ctx.session() as session:
-        found = session.exec(select(InboundMail).where(InboundMail.dedupe_key == mail.dedupe_key)).first()
-        if found is not None:
+        # the mail's own key and its receipt row, in one query
+        mine = InboundMail.dedupe_key == mail.dedupe_key
+        rows = session.exec(select(InboundMail).where(mine if receipt is None else or_(mine, InboundMail.id == receipt)))
+        found = {r.id: r for r in rows}
+        if any(r.dedupe_key == mail.dedupe_key for r in found.values()):
             return _duplicate(ctx, session, receipt)
-        row = session.get(InboundMail, receipt) if receipt is not None else None
+        row = found.get(receipt) if receipt is not None else None
         if row is None:
             row = InboundMail(dedupe_key=mail.dedupe_key, received_at=ctx.now())
         row.dedupe_key, row.message_id, row.sender = mail.dedupe_key, mail.message_id or "", mail.sender or ""
@@ -101,7 +104,7 @@ def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception
 
 
 def _language(session: Session, ctx: Context, address: str) -> str:
-    player = session.exec(select(Player).where(Player.address == address.lower())).first()
+    player = store.player_at(session, address)
     return player.language if player else ctx.config.server.language
 
 
@@ -250,9 +253,10 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
         body.append(t("reply.warnings", lang))
         body += [f"  {line_label(d.line, lang)}: {text_of(d.message, lang, rules.catalog)}" for d in warnings]
         body.append("")
+    ready = game.status != "paused" and turns.ready(session, game, phase_row)
     if game.status == "paused":
         body.append(t("reply.paused", lang, game=game.id))
-    elif not turns.ready(session, game, phase_row):
+    elif not ready:
         body.append(t("reply.waiting", lang, deadline=show(phase_row.deadline, zone, lang)))
     else:
         body.append(t("reply.resolving", lang))
@@ -265,7 +269,8 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
                attachments=maps)
     teams.tell_orders_filed(session, ctx, game, seat, holder, filed, on_file, phase.turn)
     session.flush()
-    turns.resolve_if_ready(session, ctx, game)
+    if ready:  # nothing filed since: a phase still waiting for others has nothing to resolve
+        turns.resolve_if_ready(session, ctx, game)
     return Handled("orders", f"receipt {filed.receipt}", game.id, seat=seat.name)
 
 

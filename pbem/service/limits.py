@@ -26,15 +26,16 @@ from __future__ import annotations
 import json
 import logging
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import Select, func
 from sqlmodel import Session, col, select
 
 from pbem.db.models import OutboxMail, PressRow
 from pbem.service.context import Context
 
 __all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "allow", "allow_reply",
-           "allow_press", "answers_in_window", "press_in_window", "replies_in_window"]
+           "allow_press", "answers_in_window", "window_query", "press_in_window", "replies_in_window"]
 
 log = logging.getLogger(__name__)
 
@@ -48,14 +49,27 @@ WINDOW = timedelta(hours=1)
 STRANGER_WINDOW = timedelta(days=1)
 
 
-def answers_in_window(session: Session, ctx: Context, kind: str, window: timedelta, address: str | None = None) -> int:
-    """Answers of ``kind`` queued within ``window``: to ``address`` (case-insensitive), or to anybody.
-    Every outbox row has one recipient, so one address is one exact match of the column."""
+def window_query(ctx: Context, kind: str, window: timedelta, address: str | None = None,
+                 cap: int | None = None) -> Select[Any]:
+    """The count of `answers_in_window`, read from an outbox index (``kind, created_at``, or
+    ``kind, lower(recipients_json), created_at`` for one address) and stopping at ``cap``
+    rows: the cost of a check is bounded by the limit, not by the outbox's size or the hour's
+    volume of mail."""
     since = ctx.now() - window
-    stmt = select(func.count()).select_from(OutboxMail).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since)
+    rows = select(OutboxMail.id).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since)
     if address is not None:
-        stmt = stmt.where(func.lower(OutboxMail.recipients_json) == json.dumps([address.strip().lower()]).lower())
-    return int(session.exec(stmt).one())
+        rows = rows.where(func.lower(OutboxMail.recipients_json) == json.dumps([address.strip().lower()]).lower())
+    if cap is not None:
+        rows = rows.limit(cap)
+    return select(func.count()).select_from(rows.subquery())
+
+
+def answers_in_window(session: Session, ctx: Context, kind: str, window: timedelta, address: str | None = None,
+                      cap: int | None = None) -> int:
+    """Answers of ``kind`` queued within ``window``: to ``address`` (case-insensitive), or to anybody;
+    counted up to ``cap`` when given (enough to tell whether a limit is reached).
+    Every outbox row has one recipient, so one address is one exact match of the column."""
+    return int(session.execute(window_query(ctx, kind, window, address, cap)).scalar_one())
 
 
 def replies_in_window(session: Session, ctx: Context, address: str | None = None) -> int:
@@ -80,7 +94,7 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
         if cap <= 0:
             log.info("%s to %s suppressed: the limit is 0", kind, address)
             return False
-        count = answers_in_window(session, ctx, kind, window, who)
+        count = answers_in_window(session, ctx, kind, window, who, cap)
         if count >= cap:
             log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlmodel import Session, col, select
 
 from pbem.core import registry
@@ -69,13 +70,36 @@ def sheets_of_phase(session: Session, game_id: str, seq: int) -> list[SheetRow]:
     return list(session.exec(stmt))
 
 
+#: Where a session keeps the players it has read by address (`player_at`).
+_PLAYERS = "pbem.players"
+
+
+def player_at(session: Session, address: str) -> Player | None:
+    """The player with this address, read once per session: one mail asks for its sender's
+    language, time zone and bounce mark, and labels them to team-mates (by id, from the
+    session's identity map, which this keeps alive). A row the session has since dropped
+    (a rollback, a delete) or renamed is read again."""
+    addr = address.strip().lower()
+    known: dict[str, Player] = session.info.setdefault(_PLAYERS, {})
+    player = known.get(addr)
+    if player is not None and player in session and inspect(player).persistent and player.address == addr:
+        return player
+    player = session.exec(select(Player).where(Player.address == addr)).first()
+    if player is not None:
+        known[addr] = player
+    else:
+        known.pop(addr, None)
+    return player
+
+
 def player_for(session: Session, address: str, language: str) -> Player:
     addr = address.strip().lower()
-    player = session.exec(select(Player).where(Player.address == addr)).first()
+    player = player_at(session, addr)
     if player is None:
         player = Player(address=addr, language=language)
         session.add(player)
         session.flush()
+        session.info.setdefault(_PLAYERS, {})[addr] = player
     return player
 
 

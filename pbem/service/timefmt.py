@@ -10,9 +10,9 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime, format_timedelta
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from pbem.db.models import Game, Player
+from pbem.db.models import Game
 
 #: The units a duration is written in, largest first (seconds each).
 _UNITS = (86400, 3600, 60, 1)
@@ -58,6 +58,8 @@ def duration(delta: timedelta, lang: str = "en") -> str:
 
 def zone_of(session: Session, game: Game | None, address: str) -> str:
     """The zone a player reads times in: their own, else the game's, else UTC."""
-    player = session.exec(select(Player).where(Player.address == address.strip().lower())).first()
+    from pbem.service.store import player_at
+
+    player = player_at(session, address)
     own = getattr(player, "timezone", "") if player is not None else ""
     return own or (game.timezone if game is not None else "UTC")
