@@ -80,6 +80,33 @@ def fold_ids(name: str, ids: Sequence[str]) -> str:
     return value[len(name) + 2:]
 
 
+#: A header value the email package would write back exactly as given: printable ASCII words
+#: with single spaces, no encoded word. Such a value is set raw (`_set`): parsing it into the
+#: package's header objects was most of the cost of composing a reply (issue 17, the floor).
+_PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*\Z")
+#: An address header written raw: ``addr@domain`` or ``"Display Name" <addr@domain>``.
+_PLAIN_ADDRESS = re.compile(r'(?:"[A-Za-z0-9 .,()_-]*" <)?[A-Za-z0-9._%+=-]+@[A-Za-z0-9.-]+>?\Z')
+_ADDRESS_HEADERS = frozenset({"from", "to", "cc", "reply-to", "sender"})
+
+
+def _plain(name: str, value: str) -> bool:
+    """Whether ``value`` may be written raw: it needs no folding, no encoding and no quoting."""
+    if len(name) + 2 + len(value) > _FOLD_AT or "=?" in value or not _PLAIN_VALUE.match(value):
+        return False
+    if name.lower() in _ADDRESS_HEADERS:
+        return _PLAIN_ADDRESS.match(value) is not None and (value[0] == '"') == value.endswith(">")
+    return True
+
+
+def _set(msg: EmailMessage, name: str, value: str) -> None:
+    """Add a header: raw when the package would write it unchanged (the same bytes, see
+    tests/mail/test_compose_raw.py), else through its header classes (encoded, folded)."""
+    if _plain(name, value):
+        msg.set_raw(name, value)
+    else:
+        msg[name] = value
+
+
 def _cid(value: str) -> str:
     return "<" + value.strip().strip("<>") + ">"
 
@@ -115,11 +142,11 @@ def compose(
     elif not message_id.startswith("<"):
         message_id = f"<{message_id}>"
     recipients = [to] if isinstance(to, str) else list(to)
-    msg["From"] = sender
-    msg["To"] = ", ".join(recipients)
-    msg["Subject"] = subject
-    msg["Date"] = email.utils.format_datetime(date or datetime.now(UTC))
-    msg["Message-ID"] = message_id
+    _set(msg, "From", sender)
+    _set(msg, "To", ", ".join(recipients))
+    _set(msg, "Subject", subject)
+    _set(msg, "Date", email.utils.format_datetime(date or datetime.now(UTC)))
+    _set(msg, "Message-ID", message_id)
     parent = _clean_id(in_reply_to) if in_reply_to else None
     if parent:  # set raw: the header classes would encode a long id
         msg.set_raw("In-Reply-To", fold_ids("In-Reply-To", [parent]))
@@ -130,11 +157,11 @@ def compose(
         refs = refs[:1] + refs[len(refs) - MAX_REFERENCES + 1:]
     if refs:
         msg.set_raw("References", fold_ids("References", refs))
-    msg["Auto-Submitted"] = auto_submitted
-    msg["X-Auto-Response-Suppress"] = "All"
-    msg[MARKER_HEADER] = game_id or "-"
+    _set(msg, "Auto-Submitted", auto_submitted)
+    _set(msg, "X-Auto-Response-Suppress", "All")
+    _set(msg, MARKER_HEADER, game_id or "-")
     for name, value in extra_headers:
-        msg[name] = value
+        _set(msg, name, value)
 
     if not text.endswith("\n"):
         text += "\n"
