@@ -182,7 +182,8 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
         final = outbox(ctx, to=ADDRESSES[seat], kind="report")[-1]
         text = text_of(final)
         assert shown["seed"] in text and (words in text or outcome["result"] == "draw")
-        assert f"1. {state.result.ranking[0]} (" in text  # the ranking, lowest defeat points first
+        first = RULES.catalog.text(msg(f"seat-{state.result.ranking[0]}"), LANGS[seat])  # by its name: Blu, Blue
+        assert f"1. {first} (" in text  # the ranking, lowest defeat points first
         assert any(n.endswith(".png") and d.startswith(b"\x89PNG") for n, d in files_of(final).items())
 
     # 11.i: no mail carries another seat's hand or the names of the cards it drew.

@@ -46,6 +46,11 @@ def phase_name(catalog: Catalog, lang: str, phase: str) -> str:
     return word(catalog, lang, f"phase-{phase}", phase)
 
 
+def seat_name(catalog: Catalog, lang: str, seat: str) -> str:
+    """A seat as the reader names it ("Rosso", "Red"); its Blockers keep the id (``red-3``) orders use."""
+    return word(catalog, lang, f"seat-{seat}", seat)
+
+
 def note_text(catalog: Catalog, lang: str, key: str, args: Mapping[str, Any]) -> str:
     """One note of the log in ``lang`` (its arguments are strings, 4: the rule modules' notes)."""
     values: dict[str, Any] = {}
@@ -57,6 +62,8 @@ def note_text(catalog: Catalog, lang: str, key: str, args: Mapping[str, Any]) ->
             text = word(catalog, lang, "value-attacker-" + "-".join(re.findall(r"[a-z0-9]+", text.lower())), text)
         elif name == "phase":
             text = phase_name(catalog, lang, text)
+        elif name == "seat":
+            text = seat_name(catalog, lang, text)
         values[name] = text
     return catalog.text(msg(key, **values), lang)
 
@@ -94,7 +101,7 @@ def happened_lines(catalog: Catalog, lang: str, view: Mapping[str, Any]) -> list
             continue
         phase = phase_name(catalog, lang, entry["phase"])
         if entry["seat"] and entry["phase"] not in SERVER:
-            out.append(t("report-entry", phase=phase, seat=entry["seat"], turn=entry["turn"]))
+            out.append(t("report-entry", phase=phase, seat=seat_name(catalog, lang, entry["seat"]), turn=entry["turn"]))
         else:
             out.append(t("report-entry-server", phase=phase, turn=entry["turn"]))
         out += ["  " + note_text(catalog, lang, n["key"], n["args"]) for n in notes]
@@ -136,7 +143,9 @@ def seat_lines(t: Text, view: Mapping[str, Any]) -> list[str]:
     """Every seat's public counts (3, 7.iii, 11.i, 12.iii), marking the active seat and the viewer."""
     out = [t("section-seats")]
     for s in view["seats"]:
-        line = t("report-seat", seat=s["name"], block=s["block_name"], hand=s["hand_size"], pile=s["pile_size"],
+        label = t(f"seat-{s['name']}")  # "Rosso (red)": the id its Blockers carry (red-3) beside the name
+        label = label if label.casefold() == s["name"].casefold() else f"{label} ({s['name']})"
+        line = t("report-seat", seat=label, block=s["block_name"], hand=s["hand_size"], pile=s["pile_size"],
                  on_map=s["on_map"], dead=s["dead"], justice=s["justice"], defeat=s["defeat"])
         marks = [t(key) for key, on in (("report-seat-active", s["name"] == view.get("active")),
                                          ("report-seat-you", s["name"] == view.get("viewer")),
@@ -149,7 +158,7 @@ def table_lines(t: Text, view: Mapping[str, Any]) -> list[str]:
     """The Command Points of the active seat (5.i), the Blocker moving, the cards' counts (3, 10.ii)."""
     out = []
     if view["stage"] in ("command", "defensive-fire", "combat") and view.get("active"):
-        out.append(t("report-command-points", seat=view["active"], points=view["command_points"]))
+        out.append(t("report-command-points", seat=t(f"seat-{view['active']}"), points=view["command_points"]))
     moving = view.get("moving")
     if moving:
         out.append(t("report-moving", blocker=moving["blocker"], mp=moving["mp"]))
@@ -263,11 +272,11 @@ def result_lines(t: Text, view: Mapping[str, Any]) -> list[str]:
     for seat in result["ranking"]:
         points = defeat.get(seat, 0)
         rank = 1 + sum(1 for other in result["ranking"] if defeat.get(other, 0) < points)
-        out.append("  " + t("report-rank", rank=rank, seat=seat, block=names.get(seat, seat), points=points))
+        out.append("  " + t("report-rank", rank=rank, seat=t(f"seat-{seat}"), block=names.get(seat, seat), points=points))
     best = min((defeat.get(s, 0) for s in result["ranking"]), default=None)
     winners = [s for s in result["ranking"] if defeat.get(s, 0) == best]
     if winners:
-        out.append(t("report-winner", seats=", ".join(winners)))
+        out.append(t("report-winner", seats=", ".join(t(f"seat-{s}") for s in winners)))
     return out
 
 
@@ -283,7 +292,7 @@ def title_lines(catalog: Catalog, lang: str, view: Mapping[str, Any]) -> list[st
     if view["stage"] == "over":
         out = [t("report-title-over", turn=view["turn"])]
     elif active:
-        out = [t("report-title", turn=view["turn"], phase=phase, seat=active, block=names.get(active, "?"))]
+        out = [t("report-title", turn=view["turn"], phase=phase, seat=t(f"seat-{active}"), block=names.get(active, "?"))]
     else:
         out = [t("report-title-server", turn=view["turn"], phase=phase)]
     if view["final"]:

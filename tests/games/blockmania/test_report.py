@@ -97,7 +97,7 @@ def test_a_note_for_one_seat_reaches_that_seat_only() -> None:
     red = describe(CAT, build_view(state, "red"), "en")
     blue = describe(CAT, build_view(state, "blue"), "en")
     assert f"You draw {drawn}." in red and drawn not in blue
-    assert "red draws a card: 3 in hand, 20 left in the deck (10.ii)." in blue
+    assert "Red draws a card: 3 in hand, 20 left in the deck (10.ii)." in blue
 
 
 # -- what happened -------------------------------------------------------------------------------------
@@ -122,11 +122,14 @@ def test_the_notes_are_rendered_in_the_language_of_the_mail(lang: str) -> None:
     if lang == "en":
         assert "red-1 moves from curie:D5 to curie:D4 (1 MP)." in text
         assert "die 6, total 8: killed." in text and "blue-1 is eliminated (shot)." in text
-        assert "Combat Phase of red, turn 2:" in text
+        assert "Combat Phase of Red, turn 2:" in text
     else:
         assert "red-1 muove da curie:D5 a curie:D4 (1 PM)." in text
         assert "dado 6, totale 8: eliminato." in text and "blue-1 è eliminato (colpito)." in text
-        assert "Fase Comando di red, turno 2:" in text
+        # seats by their Italian names (issue 19.5), their Blockers by the ids the orders use
+        assert "Fase di Combattimento di Rosso, turno 2:" in text and " di red," not in text
+        assert "Rosso (red), " in text and "Blu (blue), " in text
+        assert "Fase Comando di Rosso, turno 2:" in text
 
 
 def test_the_report_covers_one_round_of_the_ring() -> None:
@@ -161,7 +164,7 @@ def test_the_position_lists_blockers_by_block_and_square(lang: str) -> None:
     assert "D4: red-1 Juves 2-5 [spit-gun-1]" in text  # counters by id: WITH, GIVE and DISCARD name them
     assert "D5: blue-1 Citi-Def 3-4 [spit-gun-2]" in text
     assert ("E3: red-2 Mob 4-3 (face down)" if lang == "en" else "E3: red-2 Mob 4-3 (capovolto)") in text
-    assert ("Command Points of red: 7." if lang == "en" else "Punti Comando di red: 7.") in text
+    assert ("Command Points of Red: 7." if lang == "en" else "Punti Comando di Rosso: 7.") in text
 
 
 def test_the_view_additions_of_the_engine_are_shown_when_present() -> None:
@@ -189,10 +192,10 @@ def test_the_ranking_closes_the_report_of_a_finished_game(lang: str) -> None:
     """12.iii: the fewest defeat points wins; the ranking goes from the lowest."""
     state = a_game(stage="over", result=Result((("red", 14), ("blue", 3)), ("blue", "red")))
     text = describe(CAT, build_view(state, "red"), lang)
-    word = "defeat points" if lang == "en" else "Punti Sconfitta"
-    first, second = f"1. blue (Buster Keaton Block): {word} 3", f"2. red (Marie Curie Block): {word} 14"
+    word, blue, red = ("defeat points", "Blue", "Red") if lang == "en" else ("Punti Sconfitta", "Blu", "Rosso")
+    first, second = f"1. {blue} (Buster Keaton Block): {word} 3", f"2. {red} (Marie Curie Block): {word} 14"
     assert first in text and second in text and text.index(first) < text.index(second)
-    assert ("The winner: blue." if lang == "en" else "Vince: blue.") in text
+    assert ("The winner: Blue." if lang == "en" else "Vince: Blu.") in text  # seats by their names (issue 19.5)
 
 
 # -- the template and the help -----------------------------------------------------------------------------
