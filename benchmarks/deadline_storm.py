@@ -151,6 +151,9 @@ def make_games(url: str, kinds: str, games: int, width: int, fresh: bool = False
         made = _make_template(url, template, kinds, games, width)
     _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()),
            (f'CREATE DATABASE "{db}" TEMPLATE "{template}"', ()))
+    from pbem.db.session import make_engine
+
+    make_engine(url, "upgrade").dispose()  # a template made before a new schema revision
     return made
 
 
