@@ -109,11 +109,16 @@ def keyword_pairs(package: str) -> dict[str, str]:
     return out
 
 
-def echo(canonical: str, written: str, pairs: dict[str, str]) -> str:
+def echo(canonical: str, written: str, pairs: dict[str, str], lang: str = "en") -> str:
     """The accepted orders as the player wrote them: in Italian keywords (``MUOVI``) when the
-    player's own lines began with Italian ones, else the canonical English text."""
-    italian = {fold(w) for w in pairs.values()} - set(pairs)
-    if not any(fold(line.split()[0]) in italian for _n, line in order_lines(written)):
+    player's own lines began with Italian ones, in English when they began with English ones;
+    when no line decides (a word both languages share, as ``AUTO``), in the reader's ``lang``."""
+    italian_words = {fold(w) for w in pairs.values()}
+    italian, english = italian_words - set(pairs), set(pairs) - italian_words
+    heads = [fold(line.split()[0]) for _n, line in order_lines(written) if line.split()]
+    if any(h in italian for h in heads):
+        pass
+    elif any(h in english for h in heads) or lang != "it":
         return canonical
     out = []
     for line in canonical.splitlines():

@@ -224,9 +224,10 @@ def seat_label(rules: Any, seat: str, lang: str) -> str:
     return label if label.casefold() == seat.casefold() else f"{label} ({seat})"
 
 
-def echo_orders(rules: Any, canonical: str, written: str) -> str:
-    """The accepted orders echoed in the language the player wrote them (``MUOVI`` stays ``MUOVI``),
-    from the keywords of the game's data folder; the stored text stays the canonical one."""
+def echo_orders(rules: Any, canonical: str, written: str, lang: str = "en") -> str:
+    """The accepted orders echoed in the language the player wrote them (``MUOVI`` stays ``MUOVI``;
+    words both languages share read in the reader's ``lang``), from the keywords of the game's data
+    folder; the stored text stays the canonical one."""
     from pbem.core.orders import echo, keyword_pairs
 
     package = type(rules).__module__.rsplit(".", 1)[0] + ".data"
@@ -234,7 +235,7 @@ def echo_orders(rules: Any, canonical: str, written: str) -> str:
         pairs = keyword_pairs(package)
     except (ModuleNotFoundError, FileNotFoundError):
         return canonical
-    return echo(canonical, written, pairs)
+    return echo(canonical, written, pairs, lang)
 
 
 def roll_notes(rules: Any, view: View, rolls: Sequence[Any], lang: str) -> dict[int, str]:

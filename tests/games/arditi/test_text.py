@@ -106,3 +106,16 @@ def test_the_template_lists_the_possible_moves():
     assert "Il dado ha dato 4" in it and "Da 22 il primo passo può andare su: 21, 23, 27." in it
     assert "Blue is to move" not in RULES.template(state, "blue", "en")
     assert "It is not your turn: Red is to move" in RULES.template(state, "blue", "en")
+
+
+def test_orders_are_echoed_in_the_readers_language_when_the_words_do_not_say() -> None:
+    """Issue 19.5: AUTO (the server's shorthand for a legal move, docs/games/arditi.md) is one word in both languages;
+    its filed path echoes as PERCORSO to an Italian reader and as PATH to an English one, while
+    words of one language keep that language whoever reads them."""
+    from pbem.core.rules import echo_orders
+
+    filed = "PATH 46 47"
+    assert echo_orders(RULES, filed, "AUTO", "it") == "PERCORSO 46 47"
+    assert echo_orders(RULES, filed, "auto", "en") == "PATH 46 47"
+    assert echo_orders(RULES, filed, "PATH 46 47", "it") == "PATH 46 47"
+    assert echo_orders(RULES, filed, "percorso 46 47", "en") == "PERCORSO 46 47"
