@@ -247,7 +247,7 @@ def drafts(session: Session, ctx: Context, game: Game, rules: Rules, last_seq: i
     observer's phases not yet shown that the delay lets through, from the spectator view;
     the drawings they need are added to ``svgs``. Returns the drafts and each observer's new
     ``seen_seq`` (stored when they are queued, `mark_seen`)."""
-    from pbem.service.reports import Draft, report_what, stem
+    from pbem.service.reports import Draft, report_what, stem, step_in_turn
 
     rows = [r for r in store.phases(session, game.id) if r.resolved_at is not None and r.seq <= last_seq]
     if not rows:
@@ -270,7 +270,7 @@ def drafts(session: Session, ctx: Context, game: Game, rules: Rules, last_seq: i
         if key not in svgs:
             svgs[key] = rules.render({**view, "lang": lang})
         out.append(Draft("", obs.address, mailer.subject(game, what, shown[-1].turn, lang), text, view,
-                         key, stem(shown[-1].turn, "spectator"), kind=KIND))
+                         key, stem(shown[-1].turn, "spectator", step_in_turn(session, shown[-1])), kind=KIND))
         seen[obs.id] = shown[-1].seq
     return out, seen
 
@@ -280,7 +280,7 @@ def report_text(session: Session, game: Game, rules: Rules, view: dict[str, Any]
     """An observer's report: the public position, the dice (secret values sealed until the seed
     is out), the chain; no orders, no template; the seed at the end."""
     from pbem.core.rules import seat_label
-    from pbem.service.reports import rolls_text, sealed_rolls, stem
+    from pbem.service.reports import rolls_text, sealed_rolls, stem, step_in_turn
 
     lines = [t("observer.head", lang, name=game.name, title=rules.info.title, game=game.id), ""]
     done = list(dict.fromkeys(s for r in shown for s in store.awaiting(r)))
@@ -294,7 +294,7 @@ def report_text(session: Session, game: Game, rules: Rules, view: dict[str, Any]
     lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules), rules.catalog,
                                            roll_notes(rules, view, rolls, lang))]
     lines += ["", t("report.chain", lang, hash=shown[-1].hash[:16], commitment=game.commitment)]
-    name = f"{game.id}-{stem(shown[-1].turn, 'spectator')}"
+    name = f"{game.id}-{stem(shown[-1].turn, 'spectator', step_in_turn(session, shown[-1]))}"
     lines.append(t("report.attached", lang, png=f"{name}.png", json=f"{name}.json"))
     if final:
         lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]

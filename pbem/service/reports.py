@@ -89,9 +89,17 @@ def sealed_rolls(game: Game, rules: Rules) -> tuple[str, ...]:
     return () if game.seed_revealed else tuple(rules.info.secret_rolls)
 
 
-def stem(turn: int, seat: str) -> str:
-    """A report's attachments are ``<game>-turn-4-north.png`` and ``.json``: the turn and the seat."""
-    return f"turn-{turn}-{seat}"
+def stem(turn: int, seat: str, step: int = 1) -> str:
+    """A report's attachments are ``<game>-turn-4-north.png`` and ``.json``: the turn and the seat;
+    a turn of several phases (Arditi's moves, Seattle's steps) numbers its later reports
+    (``a1-turn-1-step-2-red.png``), so that saving them keeps each."""
+    return f"turn-{turn}-{seat}" if step <= 1 else f"turn-{turn}-step-{step}-{seat}"
+
+
+def step_in_turn(session: Session, row: PhaseRow) -> int:
+    """Which of its turn's phases ``row`` is (1 for the first): the phases resolved one after another."""
+    return len(session.exec(select(PhaseRow.id).where(PhaseRow.game_id == row.game_id, PhaseRow.turn == row.turn,
+                                                      col(PhaseRow.seq) <= row.seq)).all())
 
 
 def report_what(rules: Rules, state: Any, resolved: Sequence[PhaseRow], nxt: PhaseRow | None, final: bool,
@@ -148,7 +156,8 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
                 text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final, lang,
                                    zone=zone_of(session, game, holder.address))
                 out.drafts.append(Draft(seat.name, holder.address, mailer.subject(game, what, resolved[-1].turn, lang),
-                                        text, view, key, stem(resolved[-1].turn, seat.name),
+                                        text, view, key,
+                                        stem(resolved[-1].turn, seat.name, step_in_turn(session, resolved[-1])),
                                         calendar.attachment(ctx, game, nxt, lang)))
         # the observers' reports, from the spectator view, held back by the game's delay
         drafts, out.observed = observers.drafts(session, ctx, game, rules, job.last_seq, final, out.svgs)
@@ -241,7 +250,7 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
                                                roll_notes(rules, view, rolls, lang))]
     lines.append("")
     lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
-    name = f"{game.id}-{stem(resolved[-1].turn, seat.name)}"
+    name = f"{game.id}-{stem(resolved[-1].turn, seat.name, step_in_turn(session, resolved[-1]))}"
     lines.append(t("report.attached", lang, png=f"{name}.png", json=f"{name}.json"))
     if final:
         lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]

@@ -96,3 +96,10 @@ def test_arditi_reports_of_one_round_say_whose_move_each_reports(ctx, clock):  #
     assert len(set(subjects)) == 3, subjects  # three reports, three different subjects
     for mover, subject in zip(movers, subjects):
         assert f"— report: {mover.capitalize()} played;" in subject or f"— report: {mover} played;" in subject, subject
+    # the three reports' attachments have three names: saved side by side, none overwrites another
+    names = [sorted(n for n in files_of(r) if n.endswith(".png"))
+             for r in outbox(ctx, to=addresses["red"], kind="report")][-3:]
+    assert len({tuple(n) for n in names}) == 3, names
+    assert names[0] == [f"{game_id}-turn-1-red.png"] and names[1] == [f"{game_id}-turn-1-step-2-red.png"], names
+    body = text_of(outbox(ctx, to=addresses["red"], kind="report")[-2])
+    assert f"{game_id}-turn-1-step-2-red.json" in body  # the report names what it attaches
