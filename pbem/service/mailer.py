@@ -9,7 +9,9 @@ from typing import Literal, Sequence
 
 from sqlmodel import Session
 
+from pbem.core import registry
 from pbem.core.codec import canonical_json
+from pbem.core.i18n import Message
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game
 from pbem.mail.compose import Attachment, compose
@@ -18,13 +20,21 @@ from pbem.service.context import Context
 
 
 def subject(game: Game | None, what: str, turn: int | None = None, lang: str = "en") -> str:
-    """``[pbem] k42 turn 7 — report``: stable, so mail clients thread it."""
+    """``[pbem] k42 turn 7 — report``: stable, so mail clients thread it; a game that calls its
+    turns otherwise says its own word (Arditi: ``a1 round 2``, ``a1 mano 2``), as its report and map do."""
     parts = ["[pbem]"]
     if game is not None:
         parts.append(game.id)
     if turn is not None:
-        parts.append(("turno" if lang == "it" else "turn") + f" {turn}")
+        parts.append(f"{_turn_word(game, lang)} {turn}")
     return " ".join(parts) + f" — {what}"
+
+
+def _turn_word(game: Game | None, lang: str) -> str:
+    catalog = getattr(registry.get(game.kind), "catalog", None) if game is not None else None
+    if catalog is not None and catalog.has("subject-turn", lang):
+        return str(catalog.text(Message("subject-turn"), lang))
+    return "turno" if lang == "it" else "turn"
 
 
 def from_header(ctx: Context) -> str:

@@ -103,3 +103,5 @@ def test_arditi_reports_of_one_round_say_whose_move_each_reports(ctx, clock):  #
     assert names[0] == [f"{game_id}-turn-1-red.png"] and names[1] == [f"{game_id}-turn-1-step-2-red.png"], names
     body = text_of(outbox(ctx, to=addresses["red"], kind="report")[-2])
     assert f"{game_id}-turn-1-step-2-red.json" in body  # the report names what it attaches
+    # the subject says the game's own word for a turn, as the report and the map do
+    assert all(f"[pbem] {game_id} round 1 — " in s for s in subjects), subjects
