@@ -15,9 +15,8 @@ from pbem.service.texts import text_of
 
 #: "square(s)", "militant(s)", "punto/i", "casa/e", "rimosso/i": a plural left to the reader.
 HEDGED = re.compile(r"\w\((?:s|es)\)|\w/(?:i|e)\b")
-#: Still hedged, in English only: envelope-gm-arguments in pbem/mail/messages.toml and Seattle's emergency
-#: reinforcements, whose hedged text tests/e2e/test_seattle_mail.py asserts (both edited elsewhere today).
-KNOWN = {"envelope-gm-arguments", "vis-emergency-reinforcement"}
+#: None left hedged.
+KNOWN: set[str] = set()
 
 
 def test_the_count_chooses_the_form_in_each_language() -> None:

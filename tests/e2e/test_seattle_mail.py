@@ -35,7 +35,7 @@ async def test_seattle_first_turn_by_mail(table: ScriptedTable) -> None:
     assert len(refusal) == 1 and "MOVE cannot be ordered in the phase" in refusal[0].text
     # The emergency calls cost 8 points; the Demonstrators' attack is reported term by term.
     auth_reports = "\n".join(m.text for m in auth if "report" in m.subject)
-    assert "Visibility Authorities -8: 2 emergency reinforcement(s) called." in auth_reports
+    assert "Visibility Authorities -8: 2 emergency reinforcements called." in auth_reports
     rapporti = "\n".join(m.text for m in dem if "rapporto" in m.subject)
     assert "Combattimento in Convention Center" in rapporti and "SPD1 4 = 4" in rapporti, rapporti[-6000:]
     # Only the side that must act is asked for orders: the set-up report to the Authorities asks
