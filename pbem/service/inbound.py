@@ -22,7 +22,7 @@ from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
-from pbem.core.rules import echo_orders, seat_view
+from pbem.core.rules import echo_orders, seat_label, seat_view
 from pbem.service import atrest, bounces, commands, identity, mailer, store, teams, turns
 from pbem.service import club, master, press, votes
 from pbem.service import receipt as receipts
@@ -205,12 +205,12 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
     if env.turn is not None and env.turn != phase.turn:
         reply.send(holder.address, t("subject.refused", lang),
                    t("reply.wrong_turn", lang, game=game.id, turn=env.turn, current=phase.turn, phase=named,
-                     seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
+                     seats=_seats(rules, phase.awaiting, lang)), turn=phase.turn)
         return Handled("refused", f"orders for turn {env.turn}, current turn {phase.turn}", game.id)
     if seat.name not in phase.awaiting:
         reply.send(holder.address, t("subject.refused", lang),
-                   t("reply.not_awaited", lang, game=game.id, seat=seat.name, turn=phase.turn, phase=named,
-                     seats=", ".join(phase.awaiting) or "—"), turn=phase.turn)
+                   t("reply.not_awaited", lang, game=game.id, seat=seat_label(rules, seat.name, lang), turn=phase.turn,
+                     phase=named, seats=_seats(rules, phase.awaiting, lang)), turn=phase.turn)
         return Handled("refused", "not awaited", game.id)
     if not env.order_lines:
         reply.send(holder.address, t("subject.refused", lang),
@@ -241,12 +241,13 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
         return Handled("refused", f"{sum(d.is_error for d in sheet.diagnostics)} errors", game.id)
     filed = turns.file_sheet(session, ctx, game, rules, phase_row.seq, sheet, raw_text=text, source="mail",
                              sender=reply.mail.sender or "", inbound_id=row.id, mail_date=written)
-    body = [t("reply.accepted", lang, game=game.id, turn=phase.turn, seat=seat.name, receipt=filed.receipt)]
+    body = [t("reply.accepted", lang, game=game.id, turn=phase.turn, seat=seat_label(rules, seat.name, lang),
+              receipt=filed.receipt)]
     if on_file is not None and on_file.sender.lower() not in ("", holder.address):
         body.append(t("reply.replaces_other", lang, receipt=on_file.receipt, sender=on_file.sender))
     elif on_file is not None:
         body.append(t("reply.replaces", lang, receipt=on_file.receipt))
-    echoed = echo_orders(rules, filed.canonical, text)  # in the words the player wrote (MUOVI stays MUOVI)
+    echoed = echo_orders(rules, filed.canonical, text, lang)  # in the words the player wrote (MUOVI stays MUOVI)
     body += ["", *("  " + line for line in (echoed.splitlines() or ["—"])), ""]
     warnings = [d for d in sheet.diagnostics if not d.is_error]
     if warnings:
@@ -293,12 +294,17 @@ def order_text(env: Envelope) -> str:
     return "\n".join(lines)
 
 
+def _seats(rules: Any, seats: Any, lang: str) -> str:
+    """The seats a phase awaits, as players read them in ``lang``."""
+    return ", ".join(seat_label(rules, s, lang) for s in seats) or "—"
+
+
 def diagnostics_text(rules: Any, sheet: Any, lang: str, game: Game, turn: int, seat: str, receipt: str | None) -> str:
     """A refusal: the errors, counted; then the warnings, labelled as such and not counted
     (alone they would not have stopped the orders); lines as ``line 4 of your orders``."""
     errors = [d for d in sheet.diagnostics if d.is_error]
     warnings = [d for d in sheet.diagnostics if not d.is_error]
-    out = [tn("reply.rejected", len(errors), lang, game=game.id, turn=turn, seat=seat), ""]
+    out = [tn("reply.rejected", len(errors), lang, game=game.id, turn=turn, seat=seat_label(rules, seat, lang)), ""]
     if any(d.line for d in sheet.diagnostics):
         out += [t("reply.counting", lang), ""]
     room = MAX_DIAGNOSTICS

@@ -90,7 +90,7 @@ def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyp
     assert len(state.set_aside) == 12  # 3 players: 12 cards set aside for the Final Phase
     other = state.seats[1].name
     assert send(other, ["PASS"]).status == "refused"  # not his turn to place
-    assert f"not from {other}" in text_of(outbox(ctx, to=ADDRESSES[other], kind="reply")[-1])
+    assert f"not from {other.capitalize()}" in text_of(outbox(ctx, to=ADDRESSES[other], kind="reply")[-1])
     # HISTORY of the set-up draw: the shuffles are listed, their dice sealed (2.4, 2.5; 11.i).
     assert send("blue", ["HISTORY 0"]).status == "command"
     history = text_of(outbox(ctx, to=ADDRESSES["blue"], kind="reply")[-1])

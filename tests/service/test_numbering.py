@@ -105,3 +105,14 @@ def test_arditi_reports_of_one_round_say_whose_move_each_reports(ctx, clock):  #
     assert f"{game_id}-turn-1-step-2-red.json" in body  # the report names what it attaches
     # the subject says the game's own word for a turn, as the report and the map do
     assert all(f"[pbem] {game_id} round 1 — " in s for s in subjects), subjects
+
+
+def test_replies_name_the_seat_in_the_readers_language(ctx, clock):  # type: ignore[no-untyped-def]
+    """Issue 19.5: the acceptance and the refusal say 'Sud', not the seat's id, to an Italian player."""
+    game_id, secrets = _kriegspiel(ctx)
+    assert _send(ctx, SANDRO, game_id, "south", secrets[SANDRO], SOUTH, turn=0).status == "orders"
+    accepted = text_of(outbox(ctx, to=SANDRO, kind="reply")[-1])
+    assert f"Gli ordini di Sud (south) per {game_id} turno 0" in accepted, accepted
+    assert _send(ctx, SANDRO, game_id, "south", secrets[SANDRO], ["FANTERIA Z99"], turn=0).status == "refused"
+    refused = text_of(outbox(ctx, to=SANDRO, kind="reply")[-1])
+    assert "Sud (south)" in refused and "di south" not in refused, refused

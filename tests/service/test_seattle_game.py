@@ -39,7 +39,7 @@ def test_a_whole_game_by_mail(ctx, clock):  # type: ignore[no-untyped-def]
     result = send("authorities", ["PASS"])
     assert result.status == "refused"
     refusal = text_of(outbox(ctx, to=ADDRESSES["authorities"], kind="reply")[-1])
-    assert "awaits orders from demonstrators, not from authorities" in refusal
+    assert "awaits orders from Demonstrators, not from Authorities" in refusal  # the seats by name
     # Italian player, Italian keywords; the Crowds placed by kind.
     assert send("demonstrators", ["PIAZZA FOLLA westlake", "PIAZZA FOLLA Pike Place Market"]).status == "orders"
     echo = text_of(outbox(ctx, to=ADDRESSES["demonstrators"], kind="reply")[-1])
