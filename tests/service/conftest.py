@@ -30,6 +30,13 @@ def _backends() -> list[str]:
     return out
 
 
+#: A test played on the SQLite file only (as tests/e2e/mailstack.py's): a whole game whose
+#: PostgreSQL path (row locks on the game, the report jobs, the sequences) is the same code for
+#: every game kind and is taken by test_corteo_game.py and test_conformance_service.py's
+#: Kriegspiel on PostgreSQL; its mail is the same on both databases.
+sqlite_only = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+
+
 class CountingEntropy:
     """Deterministic 'random' bytes so that tests can recompute secrets and seeds."""
 

@@ -11,7 +11,8 @@ and the ranking, lowest first (12.iii), mailed with the dice seed; the archive v
 Hidden information (11.i): no mail to a player ever carries another player's hand - neither in the
 JSON view attached to the report nor in its text (the names of the cards another player drew, the
 hand dealt to him), nor the dice of the shuffles that would rebuild the deck and the piles (listed,
-their values sealed until the seed is revealed) - while each player's own report lists his cards."""
+their values sealed until the seed is revealed) - while each player's own report lists his cards.
+On SQLite only (sqlite_only): test_corteo_game.py plays a whole game on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pbem.games.blockmania import RULES
 from pbem.games.blockmania.state import State
 from pbem.service import archive, games, inbound, store, turns
 from pbem.service.verify import verify_data
+from tests.service.conftest import sqlite_only
 from tests.service.helpers import files_of, outbox, text_of
 from tests.support.chance import chooser
 from tests.support.players import order_block, player_mail, secret_from_welcome
@@ -72,6 +74,7 @@ def _views(mail) -> list[dict]:  # type: ignore[no-untyped-def]
     return [json.loads(data) for name, data in files_of(mail).items() if name.endswith(".json")]
 
 
+@sqlite_only
 def test_a_whole_three_player_game_by_mail(ctx, clock):  # type: ignore[no-untyped-def]
     game_id = games.create(ctx, "blockmania", "Mega-City One", [games.SeatSpec(s, a, LANGS[s])
                                                                  for s, a in ADDRESSES.items()])

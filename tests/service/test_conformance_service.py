@@ -1,6 +1,7 @@
 """Conformance through the real storage: every game, played with random legal order
 mails (and some missed deadlines), replays from its log to the stored state, and its
-archive verifies (dice, hash chain, replay)."""
+archive verifies (dice, hash chain, replay).
+Every kind on SQLite; Kriegspiel alone on PostgreSQL too (ON_POSTGRES), the storage code being one for all."""
 
 from __future__ import annotations
 
@@ -14,11 +15,19 @@ from pbem.service import archive, games, inbound, store, turns
 from pbem.service.games import SeatSpec
 from pbem.service.replay import replay
 from pbem.service.verify import verify_data
+from tests.service.conftest import _backends
 from tests.service.helpers import outbox, text_of
 from tests.support.players import order_block, player_mail, secret_from_welcome
 
 
-@pytest.mark.parametrize("kind", registry.kinds())
+#: The one kind also played on PostgreSQL (when PBEM_TEST_POSTGRES_URL is set): rows, locks
+#: and the JSON state go through the same store for every kind.
+ON_POSTGRES = "kriegspiel"
+CASES = [(kind, backend) for kind in registry.kinds() for backend in _backends()
+         if backend == "sqlite" or kind == ON_POSTGRES]
+
+
+@pytest.mark.parametrize(("kind", "db_url"), CASES, indirect=["db_url"])
 def test_random_game_through_the_service_replays_and_verifies(ctx, clock, kind):  # type: ignore[no-untyped-def]
     rules = registry.get(kind)
     seats = list(rules.info.seats)[: rules.info.min_seats]

@@ -4,7 +4,8 @@ report; an order mail from either replaces the sheet and the other is told. The 
 and answered by both sides; each hand mails the side in turn; an illegal move is refused naming
 its line; HELP streets answers with the street guide and MAP ZOC with a map; a missed deadline
 plays the defaults (every unit in contact fights, C 8a); after the tenth hand the final score,
-the victory level and the verdict of C 14a are mailed with the dice seed; the archive verifies."""
+the victory level and the verdict of C 14a are mailed with the dice seed; the archive verifies.
+On SQLite and PostgreSQL: the one whole game that keeps the PostgreSQL path covered (the others: sqlite_only)."""
 
 from __future__ import annotations
 

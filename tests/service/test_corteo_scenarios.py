@@ -3,7 +3,8 @@ corteo held by a team of two (one Italian, one English), the power by one player
 ``scenario`` option picks the scenario; ORDINI answers with the scenario's own orders; the power
 moves the mobile objectives and the corteo activates dissidents by mail (Sociale: writes its secret place); every report carries the
 scenario's running tally in the reader's language; after the tenth hand the score with the
-scenario's points, the victory level and the dice seed reach every player; the archive verifies."""
+scenario's points, the victory level and the dice seed reach every player; the archive verifies.
+On SQLite only (sqlite_only): test_corteo_game.py plays a whole Corteo game on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from pbem.games.corteo import RULES
 from pbem.service import archive, games, inbound, store
 from pbem.service.verify import verify_data
+from tests.service.conftest import sqlite_only
 from tests.service.helpers import outbox, text_of
 from tests.support.chance import chooser
 from tests.support.players import order_block, player_mail, secret_from_welcome
@@ -24,6 +26,7 @@ OWN = {"internazionalista": ("PRE1", "Corteo Presidenziale: PRE1", "PIAZZA PRE1 
 SECRET_PLACE = "FORMAZIONE C2 C3 D2 D3 D4 D5 D6 D7 D8 D9 D10 D11"
 
 
+@sqlite_only
 @pytest.mark.parametrize("key", ["internazionalista", "antifascista", "antirepressivo", "sociale"])
 def test_a_scenario_to_its_end_by_mail_with_a_team(ctx, clock, key):  # type: ignore[no-untyped-def]
     corteo = games.SeatSpec.parse(f"corteo={ANNA}:it,{BEPPE}:en")

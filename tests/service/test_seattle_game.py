@@ -3,7 +3,8 @@ every step of the sequence is a phase of its own that mails the seat who must ac
 that seat is asked for orders), the reinforcement phase is sealed and answered by both sides,
 an illegal order is refused naming its line, a missed deadline applies the documented
 defaults, and the game ends after the afternoon of 2 December with the victory level and the
-dice seed; the archive verifies."""
+dice seed; the archive verifies.
+On SQLite only (sqlite_only): test_corteo_game.py plays a whole game on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pbem.games.seattle import RULES
 from pbem.service import archive, games, inbound, store, turns
 from pbem.service.games import SeatSpec
 from pbem.service.verify import verify_data
+from tests.service.conftest import sqlite_only
 from tests.service.helpers import files_of, outbox, text_of
 from tests.support.chance import chooser
 from tests.support.players import order_block, player_mail, secret_from_welcome
@@ -23,6 +25,7 @@ def _state(ctx, game_id):  # type: ignore[no-untyped-def]
         return store.state_of(store.get_game(session, game_id))
 
 
+@sqlite_only
 def test_a_whole_game_by_mail(ctx, clock):  # type: ignore[no-untyped-def]
     game_id = games.create(ctx, "seattle", "Seattle 1999", [SeatSpec("demonstrators", ADDRESSES["demonstrators"], "it"),
                                                              SeatSpec("authorities", ADDRESSES["authorities"])])
