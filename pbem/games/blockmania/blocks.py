@@ -22,11 +22,9 @@ The maps are a reconstruction: see docs/games/blockmania.md, "The blocks: a reco
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any, Iterable, Mapping
 
 from pbem.games.blockmania.ring import Ring
@@ -34,6 +32,7 @@ from pbem.games.blockmania.squares import (
     COLOURS, COLUMN_LETTERS, DAMAGE_TRACKS, DICE_ADDRESSES, DIRECTIONS, DRAW_POOLS, KIND_KEYS, SQUARE_KINDS,
     TRANSIT_LEVELS, TYPE_LETTERS, TYPES, Block, BlocksError, Chute, Kind, Lift, Loc, Route, Square, parse_label,
 )
+from pbem.games.common.data import MALFORMED, load_toml
 
 __all__ = ["COLOURS", "COLUMN_LETTERS", "DAMAGE_TRACKS", "DICE_ADDRESSES", "DIRECTIONS", "DRAW_POOLS", "KIND_KEYS",
            "SQUARE_KINDS", "TRANSIT_LEVELS", "TYPES", "TYPE_LETTERS", "Block", "Blocks", "BlocksError", "Chute",
@@ -451,16 +450,8 @@ def parse_blocks(data: Mapping[str, Any], source: str = "blocks.toml") -> Blocks
 
 def load_blocks(text: str | None = None) -> Blocks:
     """The blocks from ``text`` (TOML) or from the packaged ``data/blocks.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.blockmania.data").joinpath("blocks.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BlocksError(f"blocks.toml: {exc}") from exc
-    try:
-        return parse_blocks(data)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise BlocksError(f"blocks.toml: missing or malformed entry {exc}") from exc
+    return load_toml("pbem.games.blockmania.data", "blocks.toml", text, parse_blocks, BlocksError,
+                     (*MALFORMED, AttributeError))
 
 
 @cache

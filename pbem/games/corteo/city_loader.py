@@ -5,10 +5,8 @@ three parts (8h), areas, objectives (12), buildings, caserme, metro, the start (
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from functools import cache
-from importlib import resources
 from typing import Any, Iterable, Mapping
 
 from pbem.games.corteo.city import (
@@ -20,6 +18,8 @@ from pbem.games.corteo.hexgrid import (
     DIRECTIONS, ROW_LETTERS, Hex, Side, direction, distance, is_hex_line, parse_hex, parse_side, side_between,
     side_of,
 )
+from pbem.games.common.data import MALFORMED, load_toml
+
 # -- the loader ---------------------------------------------------------------------------------
 
 
@@ -528,16 +528,7 @@ def parse_city(data: Mapping[str, Any], source: str = "city.toml") -> City:
 
 def load_city(text: str | None = None) -> City:
     """The City from ``text`` (TOML) or from the packaged ``data/city.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.corteo.data").joinpath("city.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CityError(f"city.toml: {exc}") from exc
-    try:
-        return parse_city(data)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise CityError(f"city.toml: missing or malformed entry {exc}") from exc
+    return load_toml("pbem.games.corteo.data", "city.toml", text, parse_city, CityError, (*MALFORMED, AttributeError))
 
 
 @cache

@@ -7,11 +7,11 @@ tracks) are not part of the graph.  The map is a reconstruction: see docs/games/
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Final, Mapping
+
+from pbem.games.common.data import MALFORMED, load_toml
 
 KINDS = ("core", "circle")
 BOX_SIDES = ("authorities", "demonstrators", "both")
@@ -187,16 +187,7 @@ def parse_map(data: Mapping[str, Any]) -> AreaMap:
 
 def load_map(text: str | None = None) -> AreaMap:
     """The map from ``text`` (TOML) or from the packaged ``data/map.toml``."""
-    if text is None:
-        text = resources.files("pbem.games.seattle.data").joinpath("map.toml").read_text("utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise MapError(f"map.toml: {exc}") from exc
-    try:
-        return parse_map(data)
-    except (KeyError, TypeError) as exc:
-        raise MapError(f"map.toml: missing or malformed entry {exc}") from exc
+    return load_toml("pbem.games.seattle.data", "map.toml", text, parse_map, MapError, MALFORMED)
 
 
 MAP: Final = load_map()
