@@ -322,12 +322,15 @@ def _save(table: ScriptedTable, out: Path) -> None:
 
 
 async def run(out: Path, kinds: Sequence[str] | None = None, language: str | None = None,
-              entropy: Callable[[int], bytes] | None = None, start: datetime | None = None) -> Path:
+              entropy: Callable[[int], bytes] | None = None, start: datetime | None = None,
+              width: int | None = None) -> Path:
     """Play each scripted game; returns the output folder. ``language``: every seat reads its
     mail in that language (the both-language test), else each seat's own from the script;
     ``entropy``: where secrets and dice seeds come from, ``start``: the clock's first reading (a
     test fixes both; default: the system's entropy and the time now); a script with a ``seed`` plays
-    on its own entropy whatever ``entropy`` says."""
+    on its own entropy whatever ``entropy`` says; ``width``: the PNG maps' width in pixels instead of
+    the config's 1600 (a test that reads only the mails' texts and the views need not draw them
+    large; the SVG, the view and the texts are the same at any width)."""
     from pbem.mail.embedded import EmbeddedMailServer
     from pbem.mail.imap import ImapInbox
     from pbem.mail.smtp import SmtpSender
@@ -347,8 +350,10 @@ async def run(out: Path, kinds: Sequence[str] | None = None, language: str | Non
         cfg = demo_config(folder)
         clock = ManualClock(start or datetime.now(timezone.utc).replace(microsecond=0))
         source = SeededEntropy(script.seed) if script.seed else entropy
-        ctx = (Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock) if source is None else
-               Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, entropy=source))
+        ctx = (Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, render_width=width)
+               if source is None else
+               Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, entropy=source,
+                       render_width=width))
         server = EmbeddedMailServer(host="127.0.0.1", imap_port=0, smtp_port=0, maildir=None,
                                     domains=("localhost",), password="pbem")
         await server.start()

@@ -96,13 +96,19 @@ def collisions(document: str, least: float = 6.0) -> list[tuple[Label, Label]]:
     return out
 
 
+#: The PNG maps' width in the tests' runs: the tests read the mails' texts and draw the maps again from
+#: the attached views (SVG user units, whatever the raster), so the PNGs need not be 1600 px wide.
+WIDTH = 200
+
+
 @functools.lru_cache(maxsize=None)
 def played(kind: str, lang: str) -> Path:
     """`pbem demo` of ``kind`` played once per test process with every seat reading ``lang``, on
-    fixed entropy and a fixed clock (the scripts' orders are legal for these dice); its folder."""
+    fixed entropy and a fixed clock (the scripts' orders are legal for these dice), its PNGs ``WIDTH``
+    px wide; its folder. Tests that share a run share an xdist group ``demo-<kind>-<lang>``."""
     out = Path(tempfile.mkdtemp(prefix=f"pbem-demo-{kind}-{lang}-"))
     atexit.register(shutil.rmtree, out, True)  # the folder lives as long as the test process
-    asyncio.run(run(out, [kind], language=lang, entropy=FixedEntropy(), start=START))
+    asyncio.run(run(out, [kind], language=lang, entropy=FixedEntropy(), start=START, width=WIDTH))
     return out / registry.get(kind).info.slug
 
 

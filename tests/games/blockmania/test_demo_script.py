@@ -3,40 +3,35 @@ the real mail path (embedded IMAP and SMTP on loopback, a SQLite file) on the sc
 clock, the logs of its phases hold a shot (8.v, or a defensive shot, 7), a close combat (8.vi), a fire
 set or growing (8.viii, 10.i), a floor or a block collapsing (9.iii, 10.iii) and a card played in
 another player's turn (11.iii, 11.iv), and the game ends on defeat points that are not 0-0-0 (12.iii).
-Section numbers are the Italian rulebook's."""
+Section numbers are the Italian rulebook's.
+
+The game is the English run the label check and the language walk play (`tests.render.labels.played`,
+one run per test process and the same xdist group): the script's seed makes the game, whatever language
+the seats read, so the phases are those of `pbem demo`'s own run.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import atexit
-import functools
 import json
-import shutil
-import tempfile
 from dataclasses import replace
-from pathlib import Path
+
+import pytest
 
 from pbem.db.session import make_engine
-from pbem.demo import SeededEntropy, demo_config, load_script, run
+from pbem.demo import SeededEntropy, demo_config, load_script
 from pbem.games.blockmania.state import State
 from pbem.service import store
 from pbem.service.context import Context
-from tests.render.labels import START, FixedEntropy
+from tests.render.labels import played
 
-
-@functools.lru_cache(maxsize=None)
-def _played() -> Path:
-    """`pbem demo --game blockmania` played once per test process (its script's seed, a fixed clock)."""
-    out = Path(tempfile.mkdtemp(prefix="pbem-demo-blockmania-"))
-    atexit.register(shutil.rmtree, out, True)
-    asyncio.run(run(out, ["blockmania"], entropy=FixedEntropy(), start=START))
-    return out / "blockmania"
+# the run of tests/render/test_demo_labels.py and tests/test_languages.py: one worker, one run
+pytestmark = pytest.mark.xdist_group("demo-blockmania-en")
 
 
 def _demo() -> tuple[dict, State, list[State]]:  # type: ignore[type-arg]
     """The summary, the final state and the position after every phase of the demo (a state keeps
     the log of its last turns only, so the whole game is read phase by phase)."""
-    folder = _played()
+    folder = played("blockmania", "en")
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     cfg = demo_config(folder)
     ctx = Context(engine=make_engine(cfg.database.url), config=cfg)  # the key of the data at rest beside it
