@@ -83,18 +83,39 @@ def fold_ids(name: str, ids: Sequence[str]) -> str:
 #: A header value the email package would write back exactly as given: printable ASCII words
 #: with single spaces, no encoded word. Such a value is set raw (`_set`): parsing it into the
 #: package's header objects was most of the cost of composing a reply (issue 17, the floor).
-_PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*\Z")
+#: Checked by one pass over the characters, not by patterns (a subject may carry a player's words).
+_PRINTABLE = frozenset(chr(c) for c in range(0x21, 0x7F))
 #: An address header written raw: ``addr@domain`` or ``"Display Name" <addr@domain>``.
-_PLAIN_ADDRESS = re.compile(r'(?:"[A-Za-z0-9 .,()_-]*" <)?[A-Za-z0-9._%+=-]+@[A-Za-z0-9.-]+>?\Z')
+_DISPLAY = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .,()_-")
+_LOCAL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._%+=-")
+_DOMAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-")
 _ADDRESS_HEADERS = frozenset({"from", "to", "cc", "reply-to", "sender"})
+
+
+def _plain_value(value: str) -> bool:
+    """Printable ASCII words joined by single spaces."""
+    return (value != "" and value[0] != " " and value[-1] != " " and "  " not in value
+            and all(c in _PRINTABLE or c == " " for c in value))
+
+
+def _plain_address(value: str) -> bool:
+    """``addr@domain`` or ``"Display Name" <addr@domain>``, nothing else."""
+    if value.startswith('"'):
+        end = value.find('" <', 1)
+        if end < 0 or not value.endswith(">") or not all(c in _DISPLAY for c in value[1:end]):
+            return False
+        value = value[end + 3:-1]
+    local, at, domain = value.partition("@")
+    return (at == "@" and local != "" and domain != "" and all(c in _LOCAL for c in local)
+            and all(c in _DOMAIN for c in domain))
 
 
 def _plain(name: str, value: str) -> bool:
     """Whether ``value`` may be written raw: it needs no folding, no encoding and no quoting."""
-    if len(name) + 2 + len(value) > _FOLD_AT or "=?" in value or not _PLAIN_VALUE.match(value):
+    if len(name) + 2 + len(value) > _FOLD_AT or "=?" in value or not _plain_value(value):
         return False
     if name.lower() in _ADDRESS_HEADERS:
-        return _PLAIN_ADDRESS.match(value) is not None and (value[0] == '"') == value.endswith(">")
+        return _plain_address(value)
     return True
 
 
