@@ -7,21 +7,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import datetime, timezone
 
 import pytest
 from sqlmodel import select
 
 from pbem.app import App
-from pbem.config import from_mapping
 from pbem.db.models import Game
-from pbem.db.session import make_engine
 from pbem.mail.parse import IncomingMail
 from pbem.service import games, threads
-from pbem.service.context import Context, ManualClock
 from pbem.service.texts import t
+from tests.e2e.mailstack import open_app
 from tests.mail.servers import MailHarness
-from tests.support import players
 from tests.support.players import secret_from_welcome
 
 ANN, BEA = "ann@localhost", "bea@localhost"
@@ -29,19 +25,9 @@ ANN, BEA = "ann@localhost", "bea@localhost"
 
 @pytest.fixture
 async def app(embedded_mail: MailHarness, tmp_path) -> AsyncIterator[App]:  # type: ignore[no-untyped-def]
-    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp_path}/pbem.sqlite"}, "render": {"width": 300},
-                        "games": {"deadline": "48h", "reminders": ["24h"]}}, "polish")
-    clock = ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
-    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
-    players.clock = clock
-    inbox = embedded_mail.inbox(cfg.server.address)
-    await inbox.connect()
-    try:
-        yield App(ctx, inbox, embedded_mail.sender())
-    finally:
-        players.clock = None
-        await inbox.close()
-        ctx.engine.dispose()
+    settings = {"render": {"width": 300}, "games": {"deadline": "48h", "reminders": ["24h"]}}
+    async with open_app(embedded_mail, f"sqlite:///{tmp_path}/pbem.sqlite", settings) as opened:
+        yield opened
 
 
 def _root(app: App, game_id: str, seat: str, address: str) -> str:
