@@ -299,7 +299,7 @@ def title_lines(catalog: Catalog, lang: str, view: Mapping[str, Any]) -> list[st
         out.append(t("report-final"))
     awaiting = view.get("awaiting")
     if awaiting:
-        out.append(t("report-awaiting", seats=", ".join(awaiting)))
+        out.append(t("report-awaiting", seats=", ".join(seat_name(catalog, lang, seat) for seat in awaiting)))
     return out
 
 

@@ -21,6 +21,7 @@ from pbem.games.blockmania.blocks import Loc
 from pbem.games.blockmania.board import Board, blocks
 from pbem.games.blockmania.cards import DECK, Face
 from pbem.games.blockmania.roster import ROSTER
+from pbem.games.blockmania.report import seat_name
 from pbem.games.blockmania.state import Standing, State
 
 READY: Final[str] = getattr(state_module, "READY", "ready")
@@ -314,11 +315,12 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str, awaiting
     if stage == "over":
         return "# " + t("tpl-over") + "\n"
     if seat not in awaiting:
-        return "# " + t("tpl-not-yours", phase=_phase(catalog, lang, stage), seat=active,
-                        awaiting=", ".join(awaiting) or "-") + "\n"
+        named = [seat_name(catalog, lang, other) for other in awaiting]  # as the reader names seats
+        return "# " + t("tpl-not-yours", phase=_phase(catalog, lang, stage), seat=seat_name(catalog, lang, active),
+                        awaiting=", ".join(named) or "-") + "\n"
     block = state.seat(seat).block
-    out = ["# " + t("tpl-phase", phase=_phase(catalog, lang, stage), turn=state.turn, seat=seat,
-                    block=blocks().block(block).name)]
+    out = ["# " + t("tpl-phase", phase=_phase(catalog, lang, stage), turn=state.turn,
+                    seat=seat_name(catalog, lang, seat), block=blocks().block(block).name)]
     notes: list[str] = []
     body: list[str] = []
     if stage == "setup":

@@ -180,7 +180,7 @@ def test_the_view_additions_of_the_engine_are_shown_when_present() -> None:
     me["standing"] = {"defensive_fire": "strongest", "intercept_lifts": False,
                       "keep": [me["hand"][1]], "discard": me["hand"][0]}
     text = describe(CAT, view, "it")
-    assert "Si attendono gli ordini di: red." in text
+    assert "Si attendono gli ordini di: Rosso." in text  # seats by the names the reader uses (issue 19.5)
     assert "red-1 sta muovendo: gli restano 3 PM." in text
     assert "red-7 Juves" in text
     assert "fuoco difensivo: il nemico più forte" in text
@@ -216,7 +216,8 @@ def test_the_command_template_names_the_seats_blockers_and_parses(lang: str) -> 
 
 def test_a_seat_not_awaited_gets_one_comment_line() -> None:
     sheet = template_text(CAT, a_game(), "blue", "en", ["red"])
-    assert sheet.count("\n") == 1 and sheet.startswith("# ") and "red" in sheet
+    assert sheet.count("\n") == 1 and sheet.startswith("# ") and "orders awaited from: Red)" in sheet
+    assert "(si attendono gli ordini di: Rosso)" in template_text(CAT, a_game(), "blue", "it", ["red"])
 
 
 def test_the_setup_template_places_the_ready_blockers() -> None:
