@@ -645,7 +645,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="an order text or a whole order mail")
     p.add_argument("--game", help="check against this game's current state")
     p.add_argument("--seat", help="the seat giving the orders")
-    p.add_argument("--lang", default="en", choices=["en", "it"], help="language of the diagnostics")
+    p.add_argument("--lang", default="en", choices=["en", "it"], help="language of the output, the game's diagnostics included")
     p.set_defaults(func=cmd_orders_check)
 
     archive = sub.add_parser("archive", parents=[common], help="archives of games")

@@ -1,7 +1,7 @@
 """`pbem orders check`: the game master's look at an order text before (or instead of)
 mailing it. It says what it checked against — the game, the seat, the turn and phase —
 honours the file's TURN line as the server would, and lists the errors and, apart, the
-warnings, in the chosen language."""
+warnings, all in the chosen language (``--lang``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pbem.errors import UserError
 from pbem.mail.envelope import parse_envelope
 from pbem.service import store
 from pbem.service.inbound import order_text
+from pbem.service.plurals import tn
 from pbem.service.texts import t, text_of
 
 
@@ -48,46 +49,45 @@ def check_file(ctx: Any, kind: str, text: str, *, game_id: str | None, seat: str
             if game.kind != kind:
                 raise UserError(f"{game_id} is a {game.kind} game, not {kind}")
             state = store.state_of(game)
-        against = f"game {game_id} ({kind})"
+        against = t("check.against_game", lang, game=game_id, kind=kind)
     else:
         state = _first_phase(rules)
-        named = f"; the file names {env.game}: give --game {env.game} to check against it" if env.game else ""
-        against = f"a new {kind} game (no --game given{named})"
+        named = t("check.named", lang, game=env.game) if env.game else ""
+        against = t("check.against_new", lang, kind=kind, named=named)
     phase = rules.phase(state)
     seat = seat or (phase.awaiting[0] if phase.awaiting else rules.info.seats[0])
     label = text_of(phase.label, lang, rules.catalog) if phase.label is not None else phase.name
-    out = [f"Checked against: {against}, seat {seat}, turn {phase.turn} ({label})"]
+    out = [t("check.against", lang, against=against, seat=seat, turn=phase.turn, phase=label)]
     if block:
         lines = [f"GAME {env.game}" if env.game else "", f"SEAT {env.seat}" if env.seat else "",
                  f"TURN {env.turn}" if env.turn is not None else ""]
-        out.append("The file's block: " + (", ".join(n for n in lines if n) or "no GAME, SEAT or TURN line"))
+        out.append(t("check.block", lang, lines=", ".join(n for n in lines if n) or t("check.block_none", lang)))
     elif turn is not None:
-        out.append(f"The file's TURN line: TURN {turn}")
+        out.append(t("check.turn_line", lang, turn=turn))
     problems: list[str] = []
     if env.game is not None and game_id and env.game.lower() != game_id.lower():
-        problems.append(f"the file is for game {env.game}, not {game_id}: the server would apply it to {env.game}")
+        problems.append(t("check.other_game", lang, named=env.game, game=game_id))
     if turn is not None and turn != phase.turn:
-        problems.append(f"the file says TURN {turn}, but the phase checked is turn {phase.turn}: "
-                        + ("the server would refuse the mail" if game_id
-                           else "give --game to check against a running game"))
+        problems.append(t("check.other_turn", lang, said=turn, turn=phase.turn,
+                          then=t("check.refused" if game_id else "check.give_game", lang)))
     if seat not in phase.awaiting:
-        problems.append(f"turn {phase.turn} ({label}) awaits orders from {', '.join(phase.awaiting) or 'nobody'}, "
-                        f"not from {seat}: the server would refuse the mail")
+        problems.append(t("check.not_awaited", lang, turn=phase.turn, phase=label, seat=seat,
+                          awaited=", ".join(phase.awaiting) or t("check.nobody", lang)))
     sheet = rules.parse_orders(state, seat, body)
-    counting = "line N of the block (GAME = line 1)" if block else "line N of the file"
-    out.append(f"Line numbers: {counting}.")
+    out.append(t("check.lines_block" if block else "check.lines_file", lang))
     out.append("")
     ok = sheet.ok and not problems
     errors = [d for d in sheet.diagnostics if d.is_error]
-    out.append(f"Result: {'OK' if ok else 'NOT accepted'} — {_count(len(sheet.orders), 'order')}, "
-               f"{_count(len(errors), 'error')}, {_count(len(sheet.diagnostics) - len(errors), 'warning')}"
-               + (f", {_count(len(problems), 'problem')} with the {'block' if block else 'file'}" if problems else ""))
-    out += [f"  problem: {p}" for p in problems]
+    where = "check.problems_block" if block else "check.problems_file"
+    out.append(t("check.result", lang, verdict=t("check.ok" if ok else "check.not_ok", lang),
+                 orders=tn("check.orders", len(sheet.orders), lang), errors=tn("check.errors", len(errors), lang),
+                 warnings=tn("check.warnings", len(sheet.diagnostics) - len(errors), lang),
+                 problems=tn(where, len(problems), lang) if problems else ""))
+    out += [t("check.problem", lang, text=p) for p in problems]
     if sheet.ok:
-        out += ["", "Orders as the server files them:", *("  " + x for x in sheet.canonical().splitlines())]
-    out += _listed("Errors:", [d for d in sheet.diagnostics if d.is_error], rules, lang)
-    out += _listed("Warnings (they alone do not stop the orders):",
-                   [d for d in sheet.diagnostics if not d.is_error], rules, lang)
+        out += ["", t("check.filed", lang), *("  " + x for x in sheet.canonical().splitlines())]
+    out += _listed(t("check.errors_head", lang), [d for d in sheet.diagnostics if d.is_error], rules, lang)
+    out += _listed(t("check.warnings_head", lang), [d for d in sheet.diagnostics if not d.is_error], rules, lang)
     return ok, "\n".join(out)
 
 
@@ -106,16 +106,12 @@ def _bare_turn(text: str) -> tuple[int | None, str]:
     return None, text
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _listed(head: str, found: list[Any], rules: Rules, lang: str) -> list[str]:
     if not found:
         return []
     out = ["", head]
     for d in found:
-        where = f"line {d.line}" if d.line else "the orders"
+        where = t("check.line", lang, line=d.line) if d.line else t("check.the_orders", lang)
         out.append(f"  {where}: {d.text}" if d.text else f"  {where}")
         out.append("      " + text_of(d.message, lang, rules.catalog))
         if d.suggestion is not None:

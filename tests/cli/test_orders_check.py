@@ -65,11 +65,14 @@ def test_bare_orders_offline_with_errors_and_line_numbers_of_the_file(tmp_path: 
     orders.write_text("INFANTRY F10 G6 G7 G9 H5 H7 H8 H9 K6\nCAVALRY G3 G4 H3 H4\n", encoding="utf-8")
     code, out = _check(capsys, config, orders, "--seat", "north", "--lang", "it")
     assert code == 1
-    assert "Checked against: a new kriegspiel game (no --game given), seat north, turn 0 (schieramento segreto)" in out
-    assert "Line numbers: line N of the file." in out
-    assert "\nErrors:\n" in out and "  line 1: INFANTRY F10 G6 G7 G9 H5 H7 H8 H9 K6" in out
-    assert "K6" in out and "territorio" in out  # the game's diagnostics in the language asked for
-    assert "Warnings" not in out  # none here: no empty heading
+    # the whole output in the language asked for, the tool's own lines as the game's diagnostics
+    assert ("Controllato rispetto a: una nuova partita di kriegspiel (senza --game), posto north, turno 0 "
+            "(schieramento segreto)") in out
+    assert "Numeri di riga: riga N del file." in out
+    assert "Esito: NON accettati — 12 ordini, 2 errori, 0 avvertenze" in out
+    assert "\nErrori:\n" in out and "  riga 1: INFANTRY F10 G6 G7 G9 H5 H7 H8 H9 K6" in out
+    assert "K6" in out and "territorio" in out
+    assert "Avvertenze" not in out and "Checked" not in out and "line 1" not in out  # no empty heading, no English
 
     # A seat that does not owe orders now is named as the server would refuse it.
     game_id = _game(capsys, config)
