@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import email.policy
 import email.utils
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -132,6 +135,53 @@ def _cid(value: str) -> str:
     return "<" + value.strip().strip("<>") + ">"
 
 
+#: Attachments laid in after the mail is written (`_laid_in`): the email package encodes base64
+#: 57 bytes a line in Python, then splits and writes the text line by line and searches it for
+#: the boundary; for a report's map that was most of composing it (issue 17, the deadline storm).
+_LAY_IN = True
+
+
+def _attach(msg: EmailMessage, att: Attachment, cid: str | None, later: dict[bytes, bytes]) -> None:
+    """``msg.add_attachment`` of ``att``; with `_LAY_IN` the part holds a one-line placeholder
+    whose line ``later`` maps to the base64 the package would write (`base64.encodebytes`: 57
+    bytes a line, as the package's encoder at the SMTP policy's 78 characters), CRLF ended.
+    Base64 holds no line starting with ``--``, so the boundary drawn is the same either way."""
+    maintype, subtype = _split_type(att.content_type)
+    if not _LAY_IN:
+        msg.add_attachment(att.data, maintype, subtype, filename=att.filename, cid=cid)
+        return
+    msg.add_attachment(b"", maintype, subtype, filename=att.filename, cid=cid)  # the same headers
+    mark = f"pbem-laid-in-{os.urandom(12).hex()}"
+    part = _parts(msg)[-1]
+    assert part["Content-Transfer-Encoding"] == "base64"
+    part.set_payload(mark + "\n")
+    later[f"{mark}\r\n".encode("ascii")] = _base64_lines(att.data)
+
+
+def _parts(msg: EmailMessage) -> list[EmailMessage]:
+    parts = msg.get_payload()
+    assert isinstance(parts, list)
+    return [p for p in parts if isinstance(p, EmailMessage)]
+
+
+def _base64_lines(data: bytes) -> bytes:
+    """`base64.encodebytes` with CRLF: 76 characters (57 bytes) a line, each line ended."""
+    text = binascii.b2a_base64(data, newline=False)
+    return b"".join(text[i:i + 76] + b"\r\n" for i in range(0, len(text), 76))
+
+
+def _laid_in(raw: bytes, later: dict[bytes, bytes]) -> bytes | None:
+    """``raw`` with every placeholder line replaced by its base64; None when a placeholder is not
+    found exactly once (a text quoting it: the caller writes the mail the package's way)."""
+    if not later:
+        return raw
+    if any(raw.count(mark) != 1 for mark in later):
+        return None
+    for mark, data in later.items():
+        raw = raw.replace(mark, data, 1)
+    return raw
+
+
 def compose(
     *,
     sender: str,
@@ -199,12 +249,13 @@ def compose(
                 assert att.inline_cid is not None
                 html_part.add_related(att.data, maintype, subtype, cid=_cid(att.inline_cid),
                                       filename=att.filename, disposition="inline")
+    later: dict[bytes, bytes] = {}
     for att in attached:
-        maintype, subtype = _split_type(att.content_type)
-        if att.inline_cid:
-            msg.add_attachment(att.data, maintype, subtype, filename=att.filename,
-                               cid=_cid(att.inline_cid))
-        else:
-            msg.add_attachment(att.data, maintype, subtype, filename=att.filename)
+        _attach(msg, att, _cid(att.inline_cid) if att.inline_cid else None, later)
     # raw headers (the ids) are written as folded above, never refolded into encoded words
-    return message_id, msg.as_bytes(policy=policy.clone(refold_source="none"))
+    raw = _laid_in(msg.as_bytes(policy=policy.clone(refold_source="none")), later)
+    if raw is None:
+        for part, att in zip(_parts(msg)[-len(attached):], attached):
+            part.set_payload(base64.encodebytes(att.data).decode("ascii"))
+        raw = msg.as_bytes(policy=policy.clone(refold_source="none"))
+    return message_id, raw
