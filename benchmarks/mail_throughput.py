@@ -1,9 +1,10 @@
-"""End-to-end mail figures on loopback (embedded pymap + aiosmtpd, a SQLite file):
+"""End-to-end mail figures on loopback (embedded pymap + aiosmtpd in a process of its own):
 
 * order mails processed per second: players send order mails over SMTP, the daemon
   fetches them over IMAP, checks them, commits, and sends every reply over SMTP;
   measured separately for mails that only file orders and for mails that complete a
-  turn (resolution, map rendering, a report to every seat);
+  turn (resolution, map rendering, a report to every seat), from the first send to every
+  mail handled and every reply (and report) sent; the CPU time the daemon spent a mail;
 * time from the last order of a turn to every report mail queued (in the outbox);
 * peak memory of the daemon's process;
 * the floor: in the same run, the raw rate of the same mail path with no processing at
@@ -12,30 +13,50 @@
   of it. Kriegspiel's first phase is sealed: each such mail also draws its seat's preview
   map; ``--kind corteo`` files orders with no map.
 
+Every burst ends with a check that each mail was handled exactly once: one inbound row a
+mail, all ``orders``, one sheet each (the seats sent), one reply each, sent.
+
+``--url`` names the database: a SQLite file in a fresh folder by default (one daemon, this
+process, driven cycle by cycle). With ``--url postgresql://…`` the database is dropped and
+made again (a name of the benchmark's own: every table is emptied), and ``--workers N``
+daemon processes serve it as `pbem serve` workers do (``App.serve``: one holds the mailbox
+lease and stores each mail, every worker claims and handles stored mails, `pbem.service.queue`);
+they are spawned, their modules loaded, their database and inbox connected and a first
+cycle run before the timing, as running workers are. The players' mails go out while the
+workers run. Printed then: the workers' CPU a mail (the sum of their processes, os.times;
+and apart, their mail readers' and map pools'), the CPU of their PostgreSQL backends a mail
+(sampled from /proc, `deadline_storm.BackendClock`: the server must be on this machine), and
+the share of the floor. ``--workers 1 2`` runs each count in turn, each on a new database,
+its games and its floor. The latency section runs on SQLite only. The load average at the
+start is printed first: on a shared machine the wall times follow it, the CPU times less so.
+
 The mail reader (the worker process that reads each mail under its time budget) is started
 before the timing, as a running daemon has it.
 
-The mail server (the embedded one, in memory) runs in a process of its own.
-
     .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel] [--orders-only]
+        [--url postgresql://postgres@127.0.0.1:5432/pbem_mailbench --workers 1 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
+import os
 import resource
 import statistics
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pbem.app import App  # noqa: E402
-from pbem.config import from_mapping  # noqa: E402
+from pbem.app import App, CycleSummary  # noqa: E402
+from pbem.config import Config, from_mapping  # noqa: E402
 from pbem.core import registry  # noqa: E402
 from pbem.db.session import make_engine  # noqa: E402
 from pbem.demo import ScriptedTable  # noqa: E402
@@ -43,7 +64,25 @@ from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
 from pbem.service import games, inbound, store  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
+from deadline_storm import BackendClock, _admin, _admin_dsn  # noqa: E402
 from mailserver import MailServerProcess  # noqa: E402
+
+#: The key for data at rest that the PostgreSQL workers share (a stored mail is sealed with it).
+KEY_FILE = "/tmp/pbem-mailbench.key"
+LIMITS = {"per_sender_per_hour": 100000, "global_per_hour": 100000}
+Sends = list[tuple[str, str, str]]  # (game, seat, orders)
+
+
+def is_shared(url: str) -> bool:
+    return url.startswith("postgresql")
+
+
+def config(url: str, width: int) -> Config:
+    """The daemon's configuration: on PostgreSQL, shared by its workers (one key for all)."""
+    if not is_shared(url):
+        return from_mapping({"database": {"url": url}, "render": {"width": width}, "limits": LIMITS}, "bench")
+    return from_mapping({"database": {"url": url, "workers": "shared"}, "render": {"width": width},
+                         "limits": LIMITS, "security": {"key_file": KEY_FILE}}, "bench")
 
 
 def default_text(ctx: Context, game_id: str, seat: str) -> str:
@@ -53,8 +92,40 @@ def default_text(ctx: Context, game_id: str, seat: str) -> str:
         return rules.default_orders(store.state_of(game), seat).canonical() or "PASS"
 
 
-async def burst(app: App, table: ScriptedTable, sends: list[tuple[str, str, str]]) -> tuple[int, float]:
+def last_ids(ctx: Context) -> tuple[int, int]:
+    """The newest inbound and outbox rows before a burst: what it adds comes after."""
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from pbem.db.models import InboundMail, OutboxMail
+
+    with ctx.session() as s:
+        return (s.exec(select(func.max(InboundMail.id))).one() or 0,
+                s.exec(select(func.max(OutboxMail.id))).one() or 0)
+
+
+def check_once(ctx: Context, after: tuple[int, int], sends: Sends) -> None:
+    """Every mail of the burst handled exactly once: one inbound row each, all ``orders``,
+    one sheet each for the seat that sent it, one reply each, sent."""
+    from sqlmodel import col, select
+
+    from pbem.db.models import InboundMail, OutboxMail, SheetRow
+
+    with ctx.session() as s:
+        rows = list(s.exec(select(InboundMail.status).where(col(InboundMail.id) > after[0])))
+        sheets = list(s.exec(select(SheetRow.game_id, SheetRow.seat, SheetRow.inbound_id)
+                             .where(col(SheetRow.inbound_id) > after[0])))
+        replies = list(s.exec(select(OutboxMail.status).where(col(OutboxMail.id) > after[1],
+                                                              OutboxMail.kind == "reply")))
+    assert len(rows) == len(sends) and set(rows) == {"orders"}, f"inbound rows: {sorted(rows)[:5]}… of {len(rows)}"
+    assert sorted((g, seat) for g, seat, _ in sheets) == sorted((g, seat) for g, seat, _ in sends), "sheets"
+    assert len({i for _, _, i in sheets}) == len(sheets), "a mail filed twice"
+    assert len(replies) == len(sends) and set(replies) == {"sent"}, f"replies: {len(replies)} {set(replies)}"
+
+
+async def burst(app: App, table: ScriptedTable, sends: Sends) -> tuple[int, float]:
     """Send every mail, then run the daemon until all are processed and answered."""
+    after = last_ids(app.ctx)
     start = time.perf_counter()
     for game_id, seat, text in sends:
         await table.send(game_id, seat, text)
@@ -72,7 +143,187 @@ async def burst(app: App, table: ScriptedTable, sends: list[tuple[str, str, str]
     cpu = _cpu() - cpu
     print(f"  (players' SMTP sends {sent_at - start:.2f} s, server fetch+process+reply {end - sent_at:.2f} s; "
           f"the daemon's process: {cpu / len(sends) * 1000:.1f} ms of CPU a mail)")
+    check_once(app.ctx, after, sends)
     return len(sends), end - start
+
+
+# --- PostgreSQL: worker processes, as `pbem serve` runs them --------------------------------
+
+
+class _Worker(App):
+    """`pbem serve` as it runs, telling when its first cycle is over (it is then running)."""
+
+    cycled: asyncio.Event
+
+    async def cycle(self) -> CycleSummary:
+        summary = await super().cycle()
+        self.cycled.set()
+        return summary
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's children (the mail reader, the map pool), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for child in multiprocessing.active_children():
+        try:
+            with open(f"/proc/{child.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def worker(url: str, width: int, imap_port: int, smtp_port: int, warm_maps: bool, conn: Connection) -> None:
+    """One worker process: ``App.serve`` on the shared database, answering the benchmark's
+    questions over ``conn`` ("cpu": its CPU seconds and its children's; "stop")."""
+    asyncio.run(_worker(url, width, imap_port, smtp_port, warm_maps, conn))
+
+
+async def _worker(url: str, width: int, imap_port: int, smtp_port: int, warm_maps: bool, conn: Connection) -> None:
+    cfg = config(url, width)
+    ctx = Context(engine=make_engine(url, "require"), config=cfg)
+    inbox = ImapInbox("127.0.0.1", imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
+    app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port))
+    app.cycled = asyncio.Event()
+    with ctx.session() as s:  # connected, as a running worker is
+        s.connection()
+    await asyncio.to_thread(app.inspector.check, b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")
+    pool = app._executor()
+    if warm_maps and pool is not None:  # the map pool's process, started as a running daemon has it
+        await asyncio.wrap_future(pool.submit(int))
+    serving = asyncio.create_task(app.serve())
+    await app.cycled.wait()
+    conn.send("ready")
+    while True:
+        cmd = await asyncio.to_thread(conn.recv)
+        if cmd == "cpu":
+            times = os.times()
+            conn.send((times.user + times.system, _children_cpu()))
+        elif cmd == "stop":
+            app._stop.set()
+            await serving
+            conn.send(None)
+            return
+
+
+class Workers:
+    """``count`` worker processes on the database of ``url`` (spawned: modules loaded anew)."""
+
+    def __init__(self, url: str, width: int, server: MailServerProcess, count: int, warm_maps: bool) -> None:
+        spawn = multiprocessing.get_context("spawn")
+        self.conns: list[Connection] = []
+        self.started = False
+        self.procs = []
+        for _ in range(count):
+            mine, theirs = spawn.Pipe()
+            self.conns.append(mine)
+            self.procs.append(spawn.Process(target=worker, args=(url, width, server.imap_port, server.smtp_port,
+                                                                 warm_maps, theirs)))  # with children
+
+    async def start(self) -> None:
+        for p in self.procs:
+            p.start()
+        self.started = True
+        for c in self.conns:
+            assert await asyncio.to_thread(c.recv) == "ready"
+
+    async def cpu(self) -> tuple[float, float]:
+        """CPU seconds so far: the workers' own processes, and their children."""
+        got = []
+        for c in self.conns:
+            c.send("cpu")
+            got.append(await asyncio.to_thread(c.recv))
+        return sum(own for own, _ in got), sum(kids for _, kids in got)
+
+    async def stop(self) -> None:
+        """Each worker stops as `pbem serve` does; one that does not (or died) is ended."""
+        if not self.started:
+            return
+        for c in self.conns:
+            try:
+                c.send("stop")
+            except OSError:
+                pass  # died already
+        for c, p in zip(self.conns, self.procs):
+            try:
+                if await asyncio.to_thread(c.poll, 30):
+                    c.recv()
+            except (OSError, EOFError):
+                pass
+            await asyncio.to_thread(p.join, 10)
+            if p.is_alive():
+                p.terminate()
+                await asyncio.to_thread(p.join, 10)
+
+
+def _progress(conn: Any, after: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Mails handled, replies sent, outbox rows queued, report jobs pending (one query)."""
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM inbound WHERE id > %s AND status NOT IN ('stored', 'processing', 'retrying')),"
+        " (SELECT count(*) FROM outbox WHERE id > %s AND kind = 'reply' AND status = 'sent'),"
+        " (SELECT count(*) FROM outbox WHERE status = 'queued'),"
+        " (SELECT count(*) FROM report_job WHERE status = 'pending')", after).fetchone()
+    return tuple(row)
+
+
+async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sends: Sends,
+                       timeout: float = 600.0) -> tuple[int, float]:
+    """Send every mail while the workers run; done when every mail is handled, every reply
+    sent, no outbox row queued and no report job pending (polled on a connection whose
+    backend is left out of the backends' CPU)."""
+    import psycopg
+
+    n = len(sends)
+    after = last_ids(ctx)
+    with psycopg.connect(_dsn(ctx.config.database.url), autocommit=True) as poll:
+        mine = poll.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+        own0, kids0 = await workers.cpu()
+        with BackendClock(ctx.config.database.url) as backends:
+            start = time.perf_counter()
+            for game_id, seat, text in sends:
+                await table.send(game_id, seat, text)
+            sent_at = time.perf_counter()
+            while True:
+                handled, replied, queued, pending = _progress(poll, after)
+                if handled >= n and replied >= n and queued == 0 and pending == 0:
+                    break
+                if time.perf_counter() - start > timeout:
+                    raise AssertionError(f"not done in {timeout:.0f} s: {handled} handled, {replied} replies sent, "
+                                         f"{queued} queued, {pending} report jobs pending")
+                await asyncio.sleep(0.02)
+            end = time.perf_counter()
+        own1, kids1 = await workers.cpu()
+    backends.seen.pop(mine, None)
+    ms = 1000 / n
+    print(f"  (players' SMTP sends {sent_at - start:.2f} s, workers fetch+store+claim+process+reply "
+          f"{end - sent_at:.2f} s more; the {len(workers.procs)} workers' processes: {(own1 - own0) * ms:.1f} ms "
+          f"of CPU a mail, their mail readers and map pools {(kids1 - kids0) * ms:.1f} ms, their PostgreSQL "
+          f"backends {backends.seconds * ms:.1f} ms)")
+    check_once(ctx, after, sends)
+    return n, end - start
+
+
+def _dsn(url: str) -> str:
+    """The database of ``url`` for psycopg itself."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def remake_database(url: str) -> None:
+    """The benchmark's own database, dropped and made again empty."""
+    _, db = _admin_dsn(url)
+    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()), (f'CREATE DATABASE "{db}"', ()))
+
+
+def drop_database(url: str) -> None:
+    _, db = _admin_dsn(url)
+    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()))
+
+
+# --- the floor ------------------------------------------------------------------------------
 
 
 async def raw_floor(server: MailServerProcess, n: int) -> float:
@@ -102,27 +353,28 @@ async def raw_floor(server: MailServerProcess, n: int) -> float:
     return n / took
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--width", type=int, default=1600)
-    parser.add_argument("--kind", default="kriegspiel")
-    parser.add_argument("--orders-only", action="store_true",
-                        help="stop after the floor and the order mails that file orders")
-    args = parser.parse_args()
+# --- one run ----------------------------------------------------------------------------------
+
+
+async def run(args: argparse.Namespace, url: str, count: int) -> None:
+    """The whole benchmark once: on SQLite with this process as the daemon, on PostgreSQL
+    with ``count`` worker processes."""
+    shared = is_shared(url)
     rules = registry.get(args.kind)
     seats = list(rules.info.seats)[:2]
-    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    cfg = from_mapping({"database": {"url": f"sqlite:///{tmp}/pbem.sqlite"}, "render": {"width": args.width},
-                        "limits": {"per_sender_per_hour": 100000, "global_per_hour": 100000}}, "bench")
+    if shared:
+        remake_database(url)
+    cfg = config(url, args.width)
     ctx = Context(engine=make_engine(cfg.database.url), config=cfg)
     server = MailServerProcess()  # a mail server of its own, as in a real deployment
     await server.start()
     inbox = ImapInbox("127.0.0.1", server.imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", server.smtp_port)
-    app = App(ctx, inbox, sender)
-    await inbox.connect()
-    await asyncio.to_thread(app.inspector.check, b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")  # as the daemon does once
+    app = App(ctx, inbox, sender)  # on PostgreSQL: the setup's outbox and the players' clock only
+    workers: Workers | None = None
+    if not shared:
+        await inbox.connect()
+        await asyncio.to_thread(app.inspector.check, b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")  # as the daemon does once
     floor = await raw_floor(server, args.games)
     print(f"the floor (no processing: SMTP send, IMAP FETCH + STORE, one reply): {args.games} mails "
           f"= {floor:6.1f} mails/s")
@@ -139,41 +391,64 @@ async def main() -> None:
     phase = rules.phase(rules.new_game(seats, {}))
     first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
     print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px")
+    if shared:
+        workers = Workers(url, args.width, server, count, warm_maps=not args.orders_only)
+        t0 = time.perf_counter()
+        await workers.start()
+        print(f"{count} worker process(es) on PostgreSQL, started (spawned, connected, a first cycle) in "
+              f"{time.perf_counter() - t0:.1f} s")
 
-    if second is not None:
-        sends = [(g, first, default_text(ctx, g, first)) for g in ids]
-        n, took = await burst(app, table, sends)
-        preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
-        print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
-              f"({n / took / floor:.0%} of the floor){'; each draws its seat a preview map' if preview else ''}")
-        if args.orders_only:
-            await table.close()
-            await app.stop()
-            await server.stop()
-            return
-        sends = [(g, second, default_text(ctx, g, second)) for g in ids]
-        n, took = await burst(app, table, sends)
-        print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
-              f"(each: resolution, map, {len(seats)} reports)")
-    await table.collect_all()
+    async def measure(sends: Sends) -> tuple[int, float]:
+        if workers is not None:
+            return await burst_shared(ctx, workers, table, sends)
+        return await burst(app, table, sends)
 
-    # The next turn: one seat moves; its mail completes the turn at once.
-    movers = []
-    for g in ids:
-        with ctx.session() as s:
-            game = store.get_game(s, g)
-            awaited = rules.phase(store.state_of(game)).awaiting
-        movers.append((g, awaited[0], default_text(ctx, g, awaited[0])))
-    n, took = await burst(app, table, movers)
-    print(f"move mails (one seat, turn resolves): {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
-    await table.collect_all()
+    try:
+        if second is not None:
+            sends = [(g, first, default_text(ctx, g, first)) for g in ids]
+            n, took = await measure(sends)
+            preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
+            print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
+                  f"({n / took / floor:.0%} of the floor){'; each draws its seat a preview map' if preview else ''}")
+            if args.orders_only:
+                return
+            sends = [(g, second, default_text(ctx, g, second)) for g in ids]
+            n, took = await measure(sends)
+            print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
+                  f"(each: resolution, map, {len(seats)} reports)")
+        await table.collect_all()
 
-    # Latency: the last order of a turn until every report is in the outbox.
+        # The next turn: one seat moves; its mail completes the turn at once.
+        movers = []
+        for g in ids:
+            with ctx.session() as s:
+                game = store.get_game(s, g)
+                awaited = rules.phase(store.state_of(game)).awaiting
+            movers.append((g, awaited[0], default_text(ctx, g, awaited[0])))
+        n, took = await measure(movers)
+        print(f"move mails (one seat, turn resolves): {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
+        await table.collect_all()
+        if not shared:
+            await latency(app, ctx, table, ids, addresses)
+    finally:
+        await table.close()
+        if workers is not None:
+            await workers.stop()
+        await app.stop()
+        await server.stop()
+        ctx.engine.dispose()
+        if shared:
+            drop_database(url)
+
+
+async def latency(app: App, ctx: Context, table: ScriptedTable, ids: list[str], addresses: dict[str, str]) -> None:
+    """The last order of a turn until every report is in the outbox; the peak memory."""
     latencies, processing = [], []
     await app.draw_reports()  # start the map worker before timing
     for g in ids[: min(15, len(ids))]:
         with ctx.session() as s:
             game = store.get_game(s, g)
+            rules = store.rules_of(game)
             seat = rules.phase(store.state_of(game)).awaiting[0]
         text = default_text(ctx, g, seat)
         raw = _mail(addresses[seat], g, seat, table.secrets[(g, seat)], text)
@@ -189,9 +464,30 @@ async def main() -> None:
           f"max {max(latencies) * 1000:.0f} ms over {len(latencies)} turns")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (RSS): {peak:.0f} MiB")
-    await table.close()
-    await app.stop()
-    await server.stop()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--width", type=int, default=1600)
+    parser.add_argument("--kind", default="kriegspiel")
+    parser.add_argument("--orders-only", action="store_true",
+                        help="stop after the floor and the order mails that file orders")
+    parser.add_argument("--url", default="",
+                        help="the database: a SQLite file in a new folder by default; postgresql://… "
+                             "(a database of the benchmark's own: dropped and made again) for workers")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1],
+                        help="worker processes on PostgreSQL, each count in turn (SQLite: one daemon)")
+    args = parser.parse_args()
+    if not is_shared(args.url) and args.workers != [1]:
+        parser.error("--workers needs a PostgreSQL --url: on SQLite one daemon serves the database")
+    load = os.getloadavg()
+    print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    for count in args.workers:
+        url = args.url or f"sqlite:///{Path(tempfile.mkdtemp(prefix='pbem-bench-'))}/pbem.sqlite"
+        if is_shared(url):
+            print(f"--- {count} worker(s) on {_admin_dsn(url)[1]} (PostgreSQL)")
+        await run(args, url, count)
 
 
 def _cpu() -> float:
