@@ -4,7 +4,8 @@
 names that point: then the process dies on the spot (``os._exit``, no cleanup, like a
 power cut). The points: ``inbound.before-commit``, ``inbound.after-commit`` (committed,
 not yet marked \\Seen), ``outbox.after-send`` (the server said 250, the row is not yet
-marked sent), ``reports.before-finish`` (maps drawn, reports not yet queued).
+marked sent), ``reports.before-finish`` (maps drawn, reports not yet queued). Outside
+the daemon's pipeline: ``leagues.mid-pairing`` (`pbem league pair`, after each game made).
 """
 
 from __future__ import annotations

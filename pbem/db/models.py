@@ -389,7 +389,9 @@ class LeagueMember(SQLModel, table=True):
 
 
 class LeagueGame(SQLModel, table=True):
-    """A game of a league's round; a bye is a row without a game (``game_id`` None)."""
+    """A game of a league's round; a bye is a row without a game (``game_id`` None, board 0).
+    A board is written with its round, its players in ``table_json``, before its game is
+    made (``game_id`` None until then), so that a pairing cut short is finished, not redone."""
 
     __tablename__ = "league_game"
     id: Optional[int] = Field(default=None, primary_key=True)
@@ -398,6 +400,7 @@ class LeagueGame(SQLModel, table=True):
     board: int = 0  # the game's number within its round (0 for a bye)
     game_id: Optional[str] = Field(default=None, index=True, foreign_key="game.id")
     bye_player_id: Optional[int] = Field(default=None, foreign_key="player.id")
+    table_json: str = ""  # the board's player ids in seat order (JSON list)
 
 
 class Observer(SQLModel, table=True):

@@ -6,7 +6,7 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sqlmodel import Session, col, select
 
@@ -161,8 +161,10 @@ def genesis_hash(game: Game, seat_names: Sequence[str], initial_hash: str) -> st
 
 def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], deadline: str | None = None,
            options: Mapping[str, str] | None = None, policies: Mapping[str, str] | None = None,
-           open_all: bool = False) -> str:
-    """Create a game, open its first phase and queue every seat's welcome mail. With open
+           open_all: bool = False, linked: Callable[[Session, str], None] | None = None) -> str:
+    """Create a game, open its first phase and queue every seat's welcome mail. ``linked``
+    writes what refers to the new game (a league's board) in the game's own transaction, so
+    that a crash leaves both or neither. With open
     seats (``red=open``, or ``open_all``: every seat of the rules not named) the game waits
     for sign-up by mail instead (status ``open``, `SeatEntry` rows); it starts, as here,
     when its last seat is taken or the game master starts it (`pbem.service.signup`)."""
@@ -221,10 +223,14 @@ def create(ctx: Context, kind: str, name: str, seat_specs: Sequence[SeatSpec], d
                         h.language or ctx.config.server.language)] for h in spec.more])
                     entry.taken_at = now
                 session.add(entry)
+            if linked is not None:
+                linked(session, game.id)
             session.commit()
             log.info("created open %s game %s (%s) with seats %s", info.slug, game.id, name, ", ".join(names))
             return game.id
         begin(session, ctx, game, specs)
+        if linked is not None:
+            linked(session, game.id)
         session.commit()
         log.info("created %s game %s (%s) with seats %s", info.slug, game.id, name, ", ".join(names))
         return game.id

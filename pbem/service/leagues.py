@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sqlmodel import Session, col, select
 
@@ -26,6 +26,7 @@ from pbem.core import registry
 from pbem.core.codec import canonical_json
 from pbem.db.models import Counter, Game, Holder, League, LeagueGame, LeagueMember, Player, SignupRequest
 from pbem.errors import GameStateError, NotFoundError, UserError
+from pbem.faults import checkpoint
 from pbem.service import games, pairing, results, store
 from pbem.service.context import Context
 from pbem.service.replies import SHORT, Handled, Reply, quote
@@ -207,54 +208,97 @@ def standings(session: Session, league: League) -> list[Standing]:
 
 
 def pair(ctx: Context, league_id: str, force: bool = False) -> str:
-    """Make the next round's games (each welcome mailed as `games.create` does)."""
+    """Make the next round's games (each welcome mailed as `games.create` does).
+
+    The round, its byes and its boards (each with its players) are committed first, in one
+    transaction; then each board's game is made and linked to its board in the game's own
+    transaction. A pairing cut short (a crash between two games) is finished by the next call,
+    which makes the boards still without a game instead of pairing another round."""
     with ctx.session() as session:
         league = get(session, league_id)
-        rules, count = _seats(league.kind, league.seats_per_game)
-        players = members(session, league.id)
-        rounds = league.rounds or pairing.default_rounds(league.format, len(players), count)
-        if league.round == 0:
-            pairing.check(league.format, len(players), count, rounds, rules.info.min_seats)
-        if league.round >= rounds:
-            raise GameStateError(f"league {league.id} has played all its {rounds} rounds")
-        running = [row.game_id for row in league_games(session, league.id) if row.game_id is not None
-                   and (g := session.get(Game, row.game_id)) is not None and g.status != "finished"]
-        if running and not force:
-            raise GameStateError(f"league {league.id}: round {league.round} still has games running "
-                                 f"({', '.join(running)}); pair when they end, or with --force to count each of "
-                                 "them as a draw for this pairing")
-        history, _, _ = _history(session, league, provisional=True)
-        number = league.round + 1
-        if league.format == pairing.ROUND_ROBIN:
-            plan = pairing.round_robin(players, count, number, history)
+        planned = _unmade(session, league)
+        if planned:
+            number = league.round
+            tables = [(row.board, tuple(json.loads(row.table_json))) for row in planned]
+            byes = [row.bye_player_id for row in league_games(session, league.id)
+                    if row.round == number and row.bye_player_id is not None]
+            log.warning("league %s: round %s was cut short; making its %d remaining game(s)", league.id, number,
+                        len(tables))
         else:
-            plan = pairing.swiss(players, count, rules.info.min_seats, history)
-        addresses = {p: session.get(Player, p) for p in players}
-        league.round, league.rounds, league.status, league.signup_open = number, rounds, RUNNING, False
-        session.add(league)
-        for bye in plan.byes:
-            session.add(LeagueGame(league_id=league.id, round=number, board=0, bye_player_id=bye))
-        session.commit()
+            number, tables, byes = _pair_round(session, league, force)
+        rules, _ = _seats(league.kind, league.seats_per_game)
         kind, name, deadline = league.kind, league.name, league.deadline or None
         options = json.loads(league.options_json)
         policies = json.loads(league.policy_json)
         seat_names = rules.info.seats
+        ids = {row.board: row.id for row in league_games(session, league.id) if row.round == number and row.board}
+        addresses = {p: session.get(Player, p) for _, table in tables for p in table}
     made = []
-    for board, table in enumerate(plan.tables, 1):
+    for board, table in tables:
         specs = []
         for seat, p in zip(seat_names, table):
             player = addresses[p]
             assert player is not None
             specs.append(games.SeatSpec(seat, player.address, player.language))
         game_id = games.create(ctx, kind, f"{name}, round {number}, game {board}", specs, deadline=deadline,
-                               options=options, policies=policies)
-        with ctx.session() as session:
-            session.add(LeagueGame(league_id=league_id, round=number, board=board, game_id=game_id))
-            session.commit()
+                               options=options, policies=policies, linked=_linker(ids[board]))
         made.append(game_id)
+        checkpoint("leagues.mid-pairing")
     ctx.after_commit()
-    byes = f"; bye: {', '.join(_handle_of(ctx, p) for p in plan.byes)}" if plan.byes else ""
-    return f"league {league_id} round {number}: games {', '.join(made)}{byes}"
+    with ctx.session() as session:
+        every = [row.game_id for row in league_games(session, league_id) if row.round == number and row.game_id]
+    shown = ", ".join(every) if not planned else f"{', '.join(every)} (made now: {', '.join(made)})"
+    bye_text = f"; bye: {', '.join(_handle_of(ctx, p) for p in byes)}" if byes else ""
+    return f"league {league_id} round {number}: games {shown}{bye_text}"
+
+
+def _unmade(session: Session, league: League) -> list[LeagueGame]:
+    """The boards of the league's current round still without their game (a pairing cut short)."""
+    return [row for row in league_games(session, league.id)
+            if row.round == league.round and row.board > 0 and row.game_id is None]
+
+
+def _pair_round(session: Session, league: League, force: bool) -> tuple[int, list[tuple[int, tuple[int, ...]]],
+                                                                         list[int]]:
+    """Pair the next round and commit it with its byes and boards (no game made yet)."""
+    rules, count = _seats(league.kind, league.seats_per_game)
+    players = members(session, league.id)
+    rounds = league.rounds or pairing.default_rounds(league.format, len(players), count)
+    if league.round == 0:
+        pairing.check(league.format, len(players), count, rounds, rules.info.min_seats)
+    if league.round >= rounds:
+        raise GameStateError(f"league {league.id} has played all its {rounds} rounds")
+    running = [row.game_id for row in league_games(session, league.id) if row.game_id is not None
+               and (g := session.get(Game, row.game_id)) is not None and g.status != "finished"]
+    if running and not force:
+        raise GameStateError(f"league {league.id}: round {league.round} still has games running "
+                             f"({', '.join(running)}); pair when they end, or with --force to count each of "
+                             "them as a draw for this pairing")
+    history, _, _ = _history(session, league, provisional=True)
+    number = league.round + 1
+    if league.format == pairing.ROUND_ROBIN:
+        plan = pairing.round_robin(players, count, number, history)
+    else:
+        plan = pairing.swiss(players, count, rules.info.min_seats, history)
+    league.round, league.rounds, league.status, league.signup_open = number, rounds, RUNNING, False
+    session.add(league)
+    for bye in plan.byes:
+        session.add(LeagueGame(league_id=league.id, round=number, board=0, bye_player_id=bye))
+    tables = list(enumerate(plan.tables, 1))
+    for board, table in tables:
+        session.add(LeagueGame(league_id=league.id, round=number, board=board, table_json=json.dumps(list(table))))
+    session.commit()
+    return number, tables, list(plan.byes)
+
+
+def _linker(row_id: int | None) -> Callable[[Session, str], None]:
+    """Links a board to its new game inside the game's transaction (`games.create`)."""
+    def link(session: Session, game_id: str) -> None:
+        row = session.get(LeagueGame, row_id)
+        assert row is not None and row.game_id is None, "a board is made once"
+        row.game_id = game_id
+        session.add(row)
+    return link
 
 
 def _handle_of(ctx: Context, player_id: int) -> str:
@@ -265,7 +309,7 @@ def _handle_of(ctx: Context, player_id: int) -> str:
 
 def finish_if_done(session: Session, league: League) -> bool:
     """A league whose last round's games are all over is finished."""
-    if league.status != RUNNING or league.round < league.rounds:
+    if league.status != RUNNING or league.round < league.rounds or _unmade(session, league):
         return False
     for row in league_games(session, league.id):
         if row.game_id is not None and (g := session.get(Game, row.game_id)) is not None and g.status != "finished":
@@ -298,7 +342,9 @@ def show(ctx: Context, league_id: str) -> dict[str, Any]:
         rounds: dict[int, list[dict[str, Any]]] = {}
         for row in league_games(session, league.id):
             entry: dict[str, Any]
-            if row.game_id is None:
+            if row.game_id is None and row.board > 0:  # a pairing cut short: `league pair` makes it
+                entry = {"board": row.board, "status": "not made yet"}
+            elif row.game_id is None:
                 player = session.get(Player, row.bye_player_id) if row.bye_player_id is not None else None
                 entry = {"bye": results.handle(player) if player is not None else None}
             else:
