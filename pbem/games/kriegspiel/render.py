@@ -75,6 +75,7 @@ from pbem.games.kriegspiel.geometry import (
     square_centre,
     square_name,
 )
+from pbem.games.kriegspiel.glyphs import _ArrowPainter, _frame_reach, _UnitPainter
 from pbem.games.kriegspiel.maptexts import _lang, _side_name, _t
 from pbem.games.kriegspiel.terrain_paint import _ArsenalPainter, _TerrainPainter
 from pbem.render import svg, theme
@@ -82,169 +83,6 @@ from pbem.render.cache import static_part
 from pbem.render.svg import Path, Point
 
 log = logging.getLogger(__name__)
-
-
-# -- unit glyphs ------------------------------------------------------------------------
-
-
-class _UnitPainter:
-    """Batches unit glyphs: one frames path, one strokes path and one fills path
-    per (side, state), whatever the number of units."""
-
-    def __init__(self) -> None:
-        # key: (side, state) -> [frames, strokes, fills]
-        self._paths: dict[tuple[str, str], tuple[Path, Path, Path]] = {}
-        self._order: list[tuple[str, str]] = []
-        self._cut_badges = Path()
-        self._cut_slashes = Path()
-        self._retreat_badges = Path()
-        self._retreat_marks = Path()
-        self._crosses = Path()
-
-    def _bucket(self, side: str, state: str) -> tuple[Path, Path, Path]:
-        key = (side, state)
-        if key not in self._paths:
-            self._paths[key] = (Path(), Path(), Path())
-            self._order.append(key)
-        return self._paths[key]
-
-    def unit(
-        self,
-        cx: float,
-        cy: float,
-        side: str,
-        kind: str,
-        *,
-        state: str = "ok",
-        scale: float = 1.0,
-        retreat: bool = False,
-    ) -> None:
-        """A unit glyph centred at ``(cx, cy)``.
-
-        ``state`` is ``ok``, ``cut`` (disconnected) or ``gone`` (captured ghost);
-        the pseudo-kind ``frame`` draws the side's empty frame (legend, title chip).
-        """
-        frames, strokes, fills = self._bucket(side, state)
-        w, h = FRAME_W * CELL * scale, FRAME_H * CELL * scale
-        x0, y0, x1, y1 = cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
-        r = _frame_radius(side, h)
-        if r:
-            frames.round_rect(x0, y0, w, h, r)
-        else:
-            frames.rect(x0, y0, w, h)
-        # The diagonals reach the frame's corners (the 45-degree point of a round corner).
-        k = r * (1 - math.sqrt(0.5))
-        bl, tr = (x0 + k, y1 - k), (x1 - k, y0 + k)
-        tl, br = (x0 + k, y0 + k), (x1 - k, y1 - k)
-        if kind == "infantry":
-            strokes.segment(tl, br).segment(bl, tr)
-        elif kind in ("cavalry", "horse_artillery", "horse_relay"):
-            strokes.segment(bl, tr)
-        if kind in ("artillery", "horse_artillery"):
-            fills.circle(cx, cy, h * 0.2)
-        elif kind in ("relay", "horse_relay"):
-            sx = cx - w * 0.1
-            top, bottom = cy - h * 0.32, cy + h * 0.32
-            strokes.segment((sx, bottom), (sx, top))
-            fills.polygon([(sx, top), (sx + w * 0.3, top + h * 0.18), (sx, top + h * 0.36)])
-        elif kind not in ("infantry", "cavalry", "frame"):  # unknown kind: a small dot
-            fills.circle(cx, cy, h * 0.12)
-        if state == "cut":
-            bx, by, br_ = x1 - 1.5 * scale, y0 + 1.5 * scale, CELL * 0.13 * scale
-            self._cut_badges.circle(bx, by, br_)
-            d = br_ * math.sqrt(0.5)
-            self._cut_slashes.segment((bx - d, by + d), (bx + d, by - d))
-        if retreat:
-            bx, by, br_ = x0 + 1.5 * scale, y0 + 1.5 * scale, CELL * 0.14 * scale
-            self._retreat_badges.circle(bx, by, br_)
-            self._retreat_marks.rect(bx - 0.9 * scale, by - br_ * 0.62, 1.8 * scale, br_ * 0.8)
-            self._retreat_marks.circle(bx, by + br_ * 0.5, 1.05 * scale)
-
-    def cross(self, cx: float, cy: float, size: float) -> None:
-        """The big X over a captured unit."""
-        d = size / 2
-        self._crosses.segment((cx - d, cy - d), (cx + d, cy + d))
-        self._crosses.segment((cx - d, cy + d), (cx + d, cy - d))
-
-    def svg(self, stroke_scale: float = 1.0) -> str:
-        out: list[str] = []
-        sw = 2.0 * stroke_scale
-        for key in self._order:
-            side, state = key
-            frames, strokes, fills = self._paths[key]
-            col = colours(side)
-            if state == "ok":
-                out.append(svg.path(frames, fill=col.light, stroke=col.main, stroke_width=sw))
-                out.append(
-                    svg.path(
-                        strokes, fill="none", stroke=col.dark, stroke_width=sw * 0.9,
-                        stroke_linecap="round",
-                    )
-                )
-                out.append(svg.path(fills, fill=col.dark))
-            elif state == "cut":
-                out.append(
-                    svg.path(
-                        frames, fill=CUT_FILL, stroke=col.main, stroke_width=sw,
-                        stroke_dasharray=f"{svg.num(4 * stroke_scale)} {svg.num(2.5 * stroke_scale)}",
-                    )
-                )
-                out.append(
-                    svg.path(
-                        strokes, fill="none", stroke=CUT_INK, stroke_width=sw * 0.9,
-                        stroke_linecap="round",
-                    )
-                )
-                out.append(svg.path(fills, fill=CUT_INK))
-            else:  # gone: a faded ghost
-                out.append(
-                    svg.path(
-                        frames, fill=col.light, fill_opacity=0.45, stroke=col.main,
-                        stroke_opacity=0.5, stroke_width=sw,
-                    )
-                )
-                out.append(
-                    svg.path(
-                        strokes, fill="none", stroke=col.dark, stroke_opacity=0.4,
-                        stroke_width=sw * 0.9,
-                    )
-                )
-                out.append(svg.path(fills, fill=col.dark, fill_opacity=0.4))
-        out.append(
-            svg.path(
-                self._crosses, fill="none", stroke=theme.INK, stroke_opacity=0.75,
-                stroke_width=3.2 * stroke_scale, stroke_linecap="round",
-            )
-        )
-        out.append(
-            svg.path(self._cut_badges, fill="#ffffff", stroke=BADGE_RING, stroke_width=1.3 * stroke_scale)
-        )
-        out.append(
-            svg.path(
-                self._cut_slashes, fill="none", stroke=BADGE_RING, stroke_width=1.5 * stroke_scale,
-            )
-        )
-        out.append(
-            svg.path(
-                self._retreat_badges, fill=theme.RETREAT_BADGE, stroke=BADGE_RING,
-                stroke_width=1.1 * stroke_scale,
-            )
-        )
-        out.append(svg.path(self._retreat_marks, fill=BADGE_RING))
-        return "".join(out)
-
-
-def _frame_radius(side: str, h: float) -> float:
-    """North's frames have square corners, South's round ones (a second cue beside colour)."""
-    return h * 0.34 if side == "south" else 0.0
-
-
-def _frame_reach(side: str, ux: float, uy: float, scale: float = 1.0) -> float:
-    """Distance from a frame's centre to its edge in direction ``(ux, uy)``."""
-    hw, hh = FRAME_W * CELL * scale / 2, FRAME_H * CELL * scale / 2
-    tx = hw / abs(ux) if abs(ux) > 1e-9 else math.inf
-    ty = hh / abs(uy) if abs(uy) > 1e-9 else math.inf
-    return min(tx, ty)
 
 
 # -- static board (cached) -------------------------------------------------------------------
@@ -261,9 +99,33 @@ def _terrain_key(view: Mapping[str, Any], rows: int, cols: int) -> TerrainKey:
     return tuple(sorted(set(items)))
 
 
+ArsenalKey = tuple[tuple[str, str], ...]
+
+
+def _arsenal_key(view: Mapping[str, Any], rows: int, cols: int) -> ArsenalKey:
+    """Where the arsenals stand and whose they are (the same all game long, destroyed or not)."""
+    items: list[tuple[str, str]] = []
+    for entry in _dicts(view.get("arsenals")):
+        square = entry.get("square")
+        if parse_square(square, rows, cols):
+            items.append((str(square).upper(), str(entry.get("side") or "")))
+    return tuple(sorted(set(items)))
+
+
+def _paint_arsenals(lay: Layout, arsenals: ArsenalKey, rows: int, cols: int, destroyed: bool) -> str:
+    painter = _ArsenalPainter()
+    for square, side in arsenals:
+        rc = parse_square(square, rows, cols)
+        if rc is not None:
+            painter.add(*lay.origin(*rc), side, destroyed)
+    return painter.svg()
+
+
 @static_part(maxsize=32)
-def _static_board(rows: int, cols: int, terrain: TerrainKey, lang: str) -> str:
-    """Paper, territories, terrain, grid, coordinates and legend: built once per process."""
+def _static_board(rows: int, cols: int, terrain: TerrainKey, lang: str, arsenals: ArsenalKey = ()) -> str:
+    """Paper, territories, terrain, grid, coordinates, legend and the arsenals as built: once per process.
+
+    A destroyed arsenal's ruin is drawn over its square on every turn (it covers the whole square)."""
     lay = layout(rows, cols)
     bx, by, bw, bh = lay.board_x, lay.board_y, lay.board_w, lay.board_h
     out: list[str] = [svg.rect(0, 0, lay.width, lay.height, fill=theme.PAPER)]
@@ -314,6 +176,7 @@ def _static_board(rows: int, cols: int, terrain: TerrainKey, lang: str) -> str:
     # The fixed part of the title bar: the game's name and the rule under the bar.
     out.append(svg.text(PAD, TITLE_Y, _t(lang, "game"), font_size=theme.TITLE_SIZE, font_weight="bold", fill=theme.INK))
     out.append(svg.line(PAD, TITLE_H - 6, lay.width - PAD, TITLE_H - 6, stroke="#d6d0c0", stroke_width=1))
+    out.append(_paint_arsenals(lay, arsenals, rows, cols, destroyed=False))
     return "".join(out)
 
 
@@ -420,76 +283,6 @@ def _legend(lay: Layout, lang: str) -> str:
     return "".join(out)
 
 
-# -- arrows ------------------------------------------------------------------------------------
-
-
-class _ArrowPainter:
-    """Move arrows, batched: a white casing, bodies and heads per style."""
-
-    def __init__(self) -> None:
-        self.casing = Path()
-        self.head_casing = Path()
-        self.bodies: dict[tuple[str, bool], Path] = {}
-        self.heads: dict[tuple[str, bool], Path] = {}
-        self.origins: dict[str, Path] = {}
-        self._keys: list[tuple[str, bool]] = []
-
-    def arrow(
-        self,
-        points: Sequence[Point],
-        side: str,
-        *,
-        forced: bool = False,
-        scale: float = 1.0,
-        origin_dot: bool = False,
-    ) -> None:
-        if len(points) < 2:
-            return
-        key = (side, forced)
-        if key not in self.bodies:
-            self.bodies[key] = Path()
-            self.heads[key] = Path()
-            self._keys.append(key)
-        head_len, head_w = 13.0 * scale, 12.0 * scale
-        tip, before = points[-1], points[-2]
-        # The body stops inside the head so its square end never shows.
-        _, body_end = svg.shorten(before, tip, 0.0, head_len * 0.7)
-        body = [*points[:-1], body_end]
-        self.casing.polyline(body)
-        self.bodies[key].polyline(body)
-        head = svg.arrowhead(tip, before, head_len, head_w)
-        self.heads[key].polygon(head)
-        self.head_casing.polygon(head)
-        if origin_dot:
-            self.origins.setdefault(side, Path()).circle(points[0][0], points[0][1], 3.2 * scale)
-
-    def svg(self, scale: float = 1.0) -> str:
-        out: list[str] = [
-            svg.path(
-                self.casing, fill="none", stroke="#ffffff", stroke_opacity=0.85,
-                stroke_width=6.5 * scale, stroke_linejoin="round", stroke_linecap="round",
-            ),
-            svg.path(
-                self.head_casing, fill="#ffffff", fill_opacity=0.85, stroke="#ffffff",
-                stroke_opacity=0.85, stroke_width=3.5 * scale, stroke_linejoin="round",
-            ),
-        ]
-        for side, path in self.origins.items():
-            out.append(svg.path(path, fill="#ffffff", stroke=colours(side).main, stroke_width=1.8 * scale))
-        for key in self._keys:
-            side, forced = key
-            colour = theme.FORCED if forced else colours(side).main
-            out.append(
-                svg.path(
-                    self.bodies[key], fill="none", stroke=colour, stroke_width=3.2 * scale,
-                    stroke_linejoin="round", stroke_linecap="butt" if forced else "round",
-                    stroke_dasharray=f"{svg.num(7 * scale)} {svg.num(4 * scale)}" if forced else None,
-                )
-            )
-            out.append(svg.path(self.heads[key], fill=colour))
-        return "".join(out)
-
-
 # -- the dynamic layers ------------------------------------------------------------------------
 
 
@@ -549,22 +342,29 @@ def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
         static=("board",),  # drawn once per process and width by the rasteriser
     )
     terrain_key = _terrain_key(view, rows, cols)
-    canvas.add(_static_board(rows, cols, terrain_key, lang), layer="board")
+    arsenal_key = _arsenal_key(view, rows, cols)
+    canvas.add(_static_board(rows, cols, terrain_key, lang, arsenal_key), layer="board")
 
-    # Arsenals (their state changes, so they are not in the static board).
-    arsenals = _ArsenalPainter()
-    for entry in _dicts(view.get("arsenals")):
-        o = board.origin(entry.get("square"))
-        if o is not None:
-            arsenals.add(o[0], o[1], str(entry.get("side") or ""), bool(entry.get("destroyed")))
-    canvas.add(arsenals.svg(), layer="arsenals")
+    # Arsenals: the board has them as built; a ruin covers a destroyed one's square.
+    ruins = {str(e.get("square")).upper() for e in _dicts(view.get("arsenals")) if e.get("destroyed")}
+    canvas.add(
+        _paint_arsenals(lay, tuple(a for a in arsenal_key if a[0] in ruins), rows, cols, destroyed=True),
+        layer="arsenals",
+    )
 
-    # A hidden side's territory: hatched, with a note.
+    # A hidden side's territory: hatched, with a note; its intact arsenals drawn again above.
     if hidden:
         busy = {rc for rc in (parse_square(sq, rows, cols) for sq, _k, _s in terrain_key) if rc}
-        busy.update(rc for rc in (parse_square(e.get("square"), rows, cols) for e in _dicts(view.get("arsenals"))) if rc)
+        busy.update(rc for rc in (parse_square(sq, rows, cols) for sq, _s in arsenal_key) if rc)
+        covered: set[int] = set()
         for side in sorted(hidden):
             canvas.add(_hidden_overlay(lay, side, lang, busy), layer="hidden")
+            covered.update(_hidden_rows(lay, side))
+        again = tuple(
+            a for a in arsenal_key
+            if a[0] not in ruins and (rc := parse_square(a[0], rows, cols)) is not None and rc[0] in covered
+        )
+        canvas.add(_paint_arsenals(lay, again, rows, cols, destroyed=False), layer="arsenals")
 
     # Lines of communication, one path per side, under everything else.
     line_paths: dict[str, Path] = {}
@@ -614,10 +414,16 @@ def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
     return canvas.to_svg()
 
 
+def _hidden_rows(lay: Layout, side: str) -> range:
+    """The rows of a side's territory (what its sealed overlay covers)."""
+    half = lay.rows // 2
+    return range(0, half) if side == "north" else range(half, lay.rows)
+
+
 def _hidden_overlay(lay: Layout, side: str, lang: str, busy: set[tuple[int, int]]) -> str:
     """Hatch a sealed side's territory and say why it is empty, on squares without terrain."""
-    half = lay.rows // 2
-    r0, r1 = (0, half) if side == "north" else (half, lay.rows)
+    rows = _hidden_rows(lay, side)
+    r0, r1 = rows.start, rows.stop
     x, y = lay.board_x, lay.board_y + r0 * CELL
     w, h = lay.board_w, (r1 - r0) * CELL
     hatch = Path()
@@ -710,7 +516,7 @@ def _last_turn(
     marks: list[str] = []
     labels: list[str] = []
     callouts: list[tuple[Point, str, float]] = []
-    ring = Path()
+    ring: tuple[float, float, float] | None = None
     if attack is not None:
         target = board.centre(attack.get("target"))
         if target is not None:
@@ -751,7 +557,7 @@ def _last_turn(
                 svg.path(def_lines, fill="none", stroke=dc.main, stroke_width=2.2, stroke_dasharray="5 3"),
                 layer="attack",
             )
-            ring.circle(target[0], target[1], ring_r)
+            ring = (target[0], target[1], ring_r)
             obstacles.box(target[0] - ring_r - 3, target[1] - ring_r - 3, target[0] + ring_r + 3, target[1] + ring_r + 3)
             # Two text elements in all: the halos, then the values (one colour per side).
             value_size = 11.5
@@ -793,9 +599,9 @@ def _last_turn(
             obstacles.box(p[0] - half - 3, p[1] - half - 3, p[0] + half + 3, p[1] + half + 3)
             callouts.append((p, _t(lang, "arsenal_destroyed", square=destroyed.get("square")), half + 3))
 
-    if ring:
-        marks.append(svg.path(ring, fill="none", stroke="#ffffff", stroke_opacity=0.9, stroke_width=6.5))
-        marks.append(svg.path(ring, fill="none", stroke=theme.ATTACK, stroke_width=3))
+    if ring is not None:  # two <circle>s: a circle element costs cairosvg three numbers, a path thirteen points
+        marks.append(svg.circle(*ring, fill="none", stroke="#ffffff", stroke_opacity=0.9, stroke_width=6.5))
+        marks.append(svg.circle(*ring, fill="none", stroke=theme.ATTACK, stroke_width=3))
     canvas.add(*marks, layer="marks")
     for at, text, clearance in callouts:
         labels.append(_callout(board.lay, at, text, clearance, obstacles))
