@@ -56,15 +56,16 @@ def open_neighbours(h: Hex) -> tuple[Hex, ...]:
 
 
 class _Units(dict[str, Unit]):
-    """The units by id; any change drops the board's caches (who is where, zones of control)."""
+    """The units by id; any change tells the board (who is where, zones of control)."""
 
     def __init__(self, items: dict[str, Unit], on_change: "Board") -> None:
         super().__init__(items)
         self._board = on_change
 
     def __setitem__(self, key: str, value: Unit) -> None:
+        old = self.get(key)
         super().__setitem__(key, value)
-        self._board._changed()
+        self._board._changed(key, old, value)
 
 
 def other(side: str) -> str:
@@ -89,6 +90,12 @@ def label_of(h: Hex) -> str:
     return h.label
 
 
+@cache
+def _unit_type(uid: str) -> UnitType:
+    """A counter's unit type (the tables are read once; a scan of them per call was a hot spot)."""
+    return counter(uid).unit
+
+
 class Board:
     """The position being played; ``state`` is the position at the start of the phase."""
 
@@ -99,6 +106,7 @@ class Board:
         self._zoc: dict[str, frozenset[Hex]] = {}
         self._enemy_zoc: dict[str, frozenset[Hex]] = {}
         self.units: dict[str, Unit] = _Units({u.id: u for u in state.units}, self)
+        self._rank: dict[str, int] = {u: i for i, u in enumerate(self.units)}  # the units' order, for the indexes
         self.barricades: dict[str, int] = {b.hex: b.hand for b in state.barricades}
         self.barricades_left = state.barricades_left
         self.jams: set[str] = set(state.jams)
@@ -113,18 +121,37 @@ class Board:
         self.tally: list[Tally] = list(state.tally)
         self.facts: set[str] = set(state.facts)
 
-    def _changed(self) -> None:
-        self._by_loc = None
-        self._present = None
+    def _changed(self, uid: str, old: Unit | None, new: Unit) -> None:
+        """A unit changed: the zones of control are computed again; who is where is updated in place
+        (each hex's list keeps the units' order, as a scan of ``units`` would give it)."""
         self._zoc.clear()
         self._enemy_zoc.clear()
+        if old is None:
+            self._rank[uid] = len(self._rank)  # a new key comes last in the dict's order
+        elif old.loc == new.loc and old.waiting == new.waiting:
+            return
+        if self._by_loc is not None:
+            if old is not None and not old.waiting:
+                self._by_loc[old.loc].remove(uid)
+            if not new.waiting:
+                self._place_in(self._by_loc, new.loc, uid)
+        if self._present is not None:
+            if old is not None:
+                self._present[old.loc].remove(uid)
+            self._place_in(self._present, new.loc, uid)
+
+    def _place_in(self, index: dict[str, list[str]], loc: str, uid: str) -> None:
+        here = index.setdefault(loc, [])
+        here.append(uid)
+        if len(here) > 1:
+            here.sort(key=self._rank.__getitem__)
 
     # -- units ----------------------------------------------------------------------------------------
     def counter(self, uid: str) -> Counter:
         return counter(uid)
 
     def type(self, uid: str) -> UnitType:
-        return counter(uid).unit
+        return _unit_type(uid)
 
     def side(self, uid: str) -> str:
         return counter(uid).side

@@ -18,6 +18,7 @@ in :mod:`pbem.games.corteo.city_loader`; both are re-exported here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Final, Iterable, Mapping
 
 from pbem.games.corteo.hexgrid import (  # noqa: F401  (re-exported: the City's public names)
@@ -199,6 +200,7 @@ class City:
     slope_down: Mapping[Hex, str] = field(repr=False)
     _wall_sides: frozenset[Side] = field(init=False, repr=False)
     _gate_sides: frozenset[Side] = field(init=False, repr=False)
+    _objective_of: Mapping[Hex, Objective] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         sides = set(self.mura.sides)
@@ -206,6 +208,11 @@ class City:
             sides |= w.sides
         object.__setattr__(self, "_wall_sides", frozenset(sides))
         object.__setattr__(self, "_gate_sides", frozenset(g.side for g in self.gates))
+        objective_of: dict[Hex, Objective] = {}
+        for o in self.objectives:
+            for h in o.hexes:
+                objective_of.setdefault(h, o)  # the first objective that holds the hex, as a scan finds it
+        object.__setattr__(self, "_objective_of", objective_of)
 
     # -- hexes and terrain
 
@@ -223,7 +230,7 @@ class City:
         h = parse_hex(text)
         return h if h is not None and self.on_map(h) else None
 
-    @property
+    @cached_property
     def hexes(self) -> tuple[Hex, ...]:
         return tuple(Hex(r, c) for r in range(self.rows) for c in range(self.cols))
 
@@ -336,10 +343,7 @@ class City:
                      for p in group if h in p.hexes)
 
     def objective_at(self, h: Hex) -> Objective | None:
-        for o in self.objectives:
-            if h in o.hexes:
-                return o
-        return None
+        return self._objective_of.get(h)
 
     def caserma(self, number: int) -> Caserma:
         for c in self.caserme:
@@ -364,7 +368,7 @@ class City:
         wanted = set(categories)
         return sum(o.value * len(o.hexes) for o in self.objectives if o.category in wanted)
 
-    @property
+    @cached_property
     def objective_hexes(self) -> tuple[Hex, ...]:
         return tuple(h for o in self.objectives for h in o.hexes)
 
@@ -383,13 +387,22 @@ class City:
         """The ORG./REAZ. hexes (Scenario antifascista): the reactionary organisations' objectives."""
         return tuple(h for o in self.objectives if o.category == ORG_REAZ for h in o.hexes)
 
-    @property
+    @cached_property
     def metro_hexes(self) -> tuple[Hex, ...]:
         return tuple(h for s in self.stations for h in s.hexes)
 
-    @property
+    @cached_property
     def caserma_hexes(self) -> tuple[Hex, ...]:
         return tuple(h for c in self.caserme for h in c.hexes)
+
+    @cached_property
+    def caserma_set(self) -> frozenset[Hex]:
+        """The barracks hexes as a set: "is this a barracks hex" without a scan."""
+        return frozenset(self.caserma_hexes)
+
+    @cached_property
+    def metro_set(self) -> frozenset[Hex]:
+        return frozenset(self.metro_hexes)
 
 
 

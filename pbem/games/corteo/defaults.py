@@ -4,6 +4,7 @@ combats every unit in contact must fight (8a)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from pbem.games.corteo import combat, plan_scenario
@@ -60,13 +61,7 @@ def _setup_potere(p: "Planner") -> None:
     """3a: 10 piantoni on the most valuable objectives, 5 vigili at the Gates of Viale Billikid and
     near Piazza Mento's viali, 10 celere and 5 carabinieri in barracks 1, 2, 3 first, two a hex."""
     b = p.board
-    objectives = sorted(city().objective_hexes, key=lambda h: (-(city().objective_at(h).value  # type: ignore[union-attr]
-                                                                 if city().objective_at(h) else 0), h))
-    gates = [h for g in city().gates for h in g.side.hexes]
-    start = city().place_hexes(city().start)
-    near_start = sorted({n for h in start for n in open_neighbours(h) if n not in start},
-                        key=lambda h: (h.row + h.col, h))
-    barracks = [h for c in sorted(city().caserme, key=lambda c: c.number) for h in c.hexes]
+    objectives, gates, near_start, barracks = (list(x) for x in _potere_places())
     wanted = {"piantoni": objectives, "vigili": gates + near_start + list(city().hexes),
               "celere": barracks, "carabinieri": barracks}
     sc = plan_scenario.of(p)
@@ -94,6 +89,20 @@ def _setup_potere(p: "Planner") -> None:
             free = _free_hexes(p, uid, places)
             if free:
                 p.do_place(uid, free[0])
+
+
+@cache
+def _potere_places() -> tuple[tuple[Hex, ...], ...]:
+    """The power's set-up places by default, best first (the City's, computed once): the objectives
+    by value, the gates' hexes, the hexes around Piazza Mento, the barracks by number."""
+    objectives = sorted(city().objective_hexes, key=lambda h: (-(city().objective_at(h).value  # type: ignore[union-attr]
+                                                                 if city().objective_at(h) else 0), h))
+    gates = [h for g in city().gates for h in g.side.hexes]
+    start = city().place_hexes(city().start)
+    near_start = sorted({n for h in start for n in open_neighbours(h) if n not in start},
+                        key=lambda h: (h.row + h.col, h))
+    barracks = [h for c in sorted(city().caserme, key=lambda c: c.number) for h in c.hexes]
+    return tuple(objectives), tuple(gates), tuple(near_start), tuple(barracks)
 
 
 def _around(hexes: list[Hex]) -> list[Hex]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cache
 
 from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
@@ -289,7 +290,7 @@ class Planner:
             elif self.seat == CORTEO:
                 if u.waiting:
                     return msg("err-accused-place", unit=uid)  # D Antirepressivo: on trial
-                if h not in city().place_hexes(city().start):
+                if h not in start_hexes():
                     return msg("err-setup-start", hex=h.label, place=city().start)
             elif sc is not None:
                 problem = plan_scenario.check_setup_power(self, sc, uid, h)
@@ -300,10 +301,9 @@ class Planner:
                     return msg("err-setup-type", unit=uid)
                 if kind == "piantoni" and city().objective_at(h) is None:
                     return msg("err-setup-objective", hex=h.label)
-                if kind == "vigili" and not any(distance(h, x) <= NUMBERS.vigili_reach for x in
-                                                city().metro_hexes + city().caserma_hexes + city().objective_hexes):
+                if kind == "vigili" and not _near_places(h, NUMBERS.vigili_reach):
                     return msg("err-setup-vigili", hex=h.label, reach=NUMBERS.vigili_reach)
-                if kind in ("celere", "carabinieri") and h not in city().caserma_hexes:
+                if kind in ("celere", "carabinieri") and h not in city().caserma_set:
                     return msg("err-setup-caserma", hex=h.label)
                 count = sum(1 for x in self.placed if b.type(x).kind == kind)
                 if count >= NUMBERS.setup[kind]:
@@ -327,7 +327,7 @@ class Planner:
                     taken = sum(1 for x in self.placed if b.type(x).kind == kind)
                     if taken >= due.get(kind, 0):
                         return msg("err-reinforcement-type", kind=msg(f"unit-{kind}"))
-            if h not in city().caserma_hexes:
+            if h not in city().caserma_set:
                 return msg("err-setup-caserma", hex=h.label)
             if b.mobile_on(h):
                 return msg("err-mobile-hex", hex=h.label, piece=b.mobile_on(h))
@@ -342,7 +342,7 @@ class Planner:
                 return msg("err-place-now", unit=uid)
             if u.loc != RESERVE and not u.waiting:
                 return msg("err-not-in-reserve", unit=uid)
-            if h not in city().metro_hexes:
+            if h not in city().metro_set:
                 return msg("err-forestieri-metro", hex=h.label)
             if any(b.counter(x).set != "forestieri" for x in b.present(h, CORTEO)):
                 return msg("err-forestieri-alone", hex=h.label)  # 13d
@@ -458,10 +458,10 @@ class Planner:
             return
         b = self.board
         start = b.hex(uid)
-        if self.spent.get(uid) or start not in city().metro_hexes:
+        if self.spent.get(uid) or start not in city().metro_set:
             self.err(item, msg("err-metro-start", unit=uid))
             return
-        if h not in city().metro_hexes:
+        if h not in city().metro_set:
             self.err(item, msg("err-not-metro", hex=h.label))
             return
         if not b.stack_ok(uid, h) or b.at(h, POTERE):
@@ -718,6 +718,18 @@ class Planner:
         if self.current is not None:
             self.finished.add(self.current)
         defaults.complete(self)
+
+
+@cache
+def start_hexes() -> frozenset[Hex]:
+    """The hexes of the corteo's place of formation (3a), as a set."""
+    return frozenset(city().place_hexes(city().start))
+
+
+@cache
+def _near_places(h: Hex, reach: int) -> bool:
+    """Whether ``h`` lies within ``reach`` of a metro, barracks or objective hex (3a: the vigili)."""
+    return any(distance(h, x) <= reach for x in city().metro_hexes + city().caserma_hexes + city().objective_hexes)
 
 
 def _labels(reach: dict[Hex, tuple[Hex, ...]], near: Hex | None = None) -> str:

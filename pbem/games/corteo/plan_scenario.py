@@ -33,7 +33,7 @@ def _fits(row: SetupRow, sc: Scenario, h: Hex) -> bool:
     if row.where == "objective":
         return city().objective_at(h) is not None
     if row.where == "caserma":
-        return h in city().caserma_hexes
+        return h in city().caserma_set
     if row.where == "square":
         return h in mobiles.square_hexes(sc)
     if row.where == "near":  # D Sociale: "al massimo a 6 di distanza da esa-obiettivi o esa-caserma"
@@ -176,7 +176,7 @@ def move_mobile(p: "Planner", item: Item) -> None:
         if mobiles.is_exit(b, end):
             status, kind = "gone", "exit"
             b.notes.append(Note("note-presidential-exit", (("piece", pid), ("hex", end.label))))
-    elif end in city().caserma_hexes:
+    elif end in city().caserma_set:
         status, kind = "saved", "saved"  # D Antifascista: "mettersi in salvo negli esa-caserma"
         b.notes.append(Note("note-rally-saved", (("piece", pid), ("hex", end.label))))
     if mk.kind == "comizio" and start in mobiles.square_hexes(sc) and end not in mobiles.square_hexes(sc):
@@ -307,7 +307,7 @@ def _deploy_rows(h: Hex) -> list[str]:
     rows = []
     terrain = city().terrain(h)
     for row in DEPLOY_ROWS:
-        if (row == "metro" and h in city().metro_hexes) or (row == "edge" and city().edges(h)) or row == terrain:
+        if (row == "metro" and h in city().metro_set) or (row == "edge" and city().edges(h)) or row == terrain:
             rows.append(row)
     return rows
 

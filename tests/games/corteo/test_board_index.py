@@ -1,0 +1,103 @@
+"""The Board's indexes (who stands where, kept up to date move by move) and the City's lookup tables
+give what a scan of the units and of the City's data gives, on positions of random playouts."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from pbem.core.dice import ScriptedDice
+from pbem.games.corteo import RULES
+from pbem.games.corteo.board import Board, city, hexof
+from pbem.games.corteo.plan import Planner
+from pbem.games.corteo.state import CORTEO, POTERE
+from pbem.games.corteo.orders import parse_text
+
+
+def _pick(seed: int):  # type: ignore[no-untyped-def]
+    counter = [0]
+
+    def pick(n: int) -> int:
+        counter[0] += 1
+        return int.from_bytes(hashlib.sha256(f"index:{seed}:{counter[0]}".encode()).digest()[:8], "big") % n
+
+    return pick
+
+
+def _scan_at(board: Board, label: str, side: str | None) -> list[str]:
+    return [u for u, x in board.units.items() if not x.waiting and x.loc == label
+            and (side is None or board.side(u) == side)]
+
+
+def _scan_present(board: Board, label: str, side: str) -> list[str]:
+    return [u for u, x in board.units.items() if x.loc == label and board.side(u) == side]
+
+
+def _check_board(board: Board) -> None:
+    labels = {x.loc for x in board.units.values()} | {"A1", "K12"}
+    for label in labels:
+        for side in (None, CORTEO, POTERE):
+            assert board.at(label, side) == _scan_at(board, label, side)
+        h = hexof(label)
+        if h is not None:
+            for side in (CORTEO, POTERE):
+                assert board.present(h, side) == _scan_present(board, label, side)
+
+
+def _playout(seed: int, options: dict[str, str], phases: int) -> int:
+    """Plays ``phases`` phases; after each sheet is planned (and again with dice), the indexes of
+    the planner's board are checked against a scan. Returns the number of boards checked."""
+    pick = _pick(seed)
+    state = RULES.new_game(RULES.info.seats, options)
+    checked = 0
+    for number in range(phases):
+        phase = RULES.phase(state)
+        if not phase.awaiting:
+            break
+        sheets = {}
+        for seat in phase.awaiting:
+            text = RULES.random_orders(state, seat, pick)
+            items, _ = parse_text(text)
+            planner = Planner(state, seat)
+            _check_board(planner.board)  # built lazily, before any change
+            planner.run(items)
+            _check_board(planner.board)
+            checked += 1
+            sheets[seat] = RULES.parse_orders(state, seat, text)
+        rolls = [1 + pick(6) for _ in range(400)]
+        state = RULES.resolve(state, sheets, ScriptedDice(rolls, number)).state
+    return checked
+
+
+@pytest.mark.parametrize("seed,options", [(0, {}), (1, {"national": "yes", "jams": "yes", "smoke": "yes"}),
+                                          (2, {"scenario": "sociale"}), (3, {"scenario": "antifascista"})])
+def test_board_indexes_equal_a_scan_of_the_units(seed: int, options: dict[str, str]) -> None:
+    assert _playout(seed, options, 14) >= 10
+
+
+def test_moves_keep_each_hex_in_the_units_order() -> None:
+    state = RULES.new_game(RULES.info.seats, {})
+    board = Board(state)
+    ids = list(board.units)
+    assert board.at("reserve") == _scan_at(board, "reserve", None) == ids  # builds the index
+    board.present(city().hexes[0], CORTEO)
+    from dataclasses import replace
+
+    for uid in reversed(ids[:6]):  # placed in the reverse of their order: the index keeps theirs
+        board.units[uid] = replace(board.units[uid], loc="K12")
+    assert board.at("K12") == ids[:6] == _scan_at(board, "K12", None)
+    board.units[ids[2]] = replace(board.units[ids[2]], waiting=True)
+    assert board.at("K12") == _scan_at(board, "K12", None) and ids[2] not in board.at("K12")
+    assert board.present(hexof("K12"), board.side(ids[2])) == _scan_present(board, "K12", board.side(ids[2]))
+    board.units[ids[0]] = replace(board.units[ids[0]], loc="K13")
+    assert board.at("K12") == _scan_at(board, "K12", None) and board.at("K13") == [ids[0]]
+
+
+def test_city_lookups_equal_a_scan() -> None:
+    c = city()
+    for h in c.hexes:
+        scanned = next((o for o in c.objectives if h in o.hexes), None)
+        assert c.objective_at(h) is scanned
+        assert (h in c.caserma_set) == (h in tuple(x for cs in c.caserme for x in cs.hexes))
+        assert (h in c.metro_set) == (h in tuple(x for s in c.stations for x in s.hexes))
