@@ -171,6 +171,13 @@ def _replace(reply: "Reply", game: Game, arg: str, env: Envelope) -> str:
 
 
 def _approve(reply: "Reply", game: Game, arg: str, env: Envelope) -> str:
+    """A takeover confirmed under ``takeover=approve``, or a request to watch under
+    ``observers=approved``: whichever that address has waiting."""
+    from pbem.service import observers
+
+    watching = observers.approve(reply.session, reply.ctx, game, arg.strip().lower(), reply.lang)
+    if watching is not None:
+        return watching
     try:
         from pbem.service import signup  # the sign-up by mail (JOIN, TAKEOVER)
     except ImportError:

@@ -238,6 +238,22 @@ def add(ctx: Context, game_id: str, address: str, language: str | None = None) -
     return f"{address} now watches {game_id}"
 
 
+def approve(session: Session, ctx: Context, game: Game, address: str, lang: str) -> str | None:
+    """The game master's ``APPROVE <address>`` by mail for a pending request to watch
+    (``observers=approved``): the address now watches, its welcome queued in the caller's
+    transaction. None when no request of that address awaits approval."""
+    row = find(session, game.id, address)
+    if row is None or row.status != PENDING:
+        return None
+    row.status = ACTIVE
+    session.add(row)
+    mailer.queue(session, ctx, to=row.address,
+                 subject=mailer.subject(game, t("subject.observer", row.language), None, row.language),
+                 text=welcome_text(game, row.language, ctx.config.server.address), kind=KIND, game=game)
+    log.info("game %s: %s watches (approved by mail)", game.id, row.address)
+    return t("observer.approved", lang, game=game.id, address=row.address)
+
+
 # --- reports -----------------------------------------------------------------------------------
 
 

@@ -243,3 +243,29 @@ def test_pbem_game_watch_on_the_command_line(tmp_path, capsys) -> None:  # type:
         assert "Ora osservi" in text_of(welcome) and "1 turno di ritardo" in text_of(welcome)  # hidden deployment
     finally:
         ctx.engine.dispose()
+
+
+def test_the_game_master_approves_a_request_to_watch_by_mail(ctx, clock) -> None:  # type: ignore[no-untyped-def]
+    """Under ``observers=approved`` the game master is asked by mail and answers by mail: the GM
+    block's APPROVE <address> lets a pending observer in, as ``pbem game watch`` does."""
+    from pbem.service import master
+    from tests.security.support import send
+    from tests.service.test_master import GM, gm_mail
+
+    game_id = games.create(ctx, "duel", "By invitation", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)],
+                           policies={"observers": "approved"})
+    master.appoint(ctx, game_id, GM)
+    secret = secret_from_welcome(text_of(outbox(ctx, to=GM)[0]))
+    _watch(ctx, clock, OLGA, game_id)
+    asked = text_of(outbox(ctx, to=GM)[-1])
+    assert f"APPROVE {OLGA}" in asked  # the request says how to answer it by mail
+    result = send(ctx, gm_mail(GM, game_id, secret, [f"APPROVE {OLGA}"]))
+    assert result.status == "command", result
+    with ctx.session() as s:
+        assert s.exec(select(Observer)).one().status == "active"
+    assert "You now watch" in text_of(outbox(ctx, to=OLGA, kind="observer")[-1])
+    assert f"{OLGA} now watches {game_id}" in text_of(outbox(ctx, to=GM)[-1])
+    # nothing awaits now: a second APPROVE changes nothing and says so
+    send(ctx, gm_mail(GM, game_id, secret, [f"APPROVE {OLGA}"]))
+    assert "nor a request of theirs to watch" in text_of(outbox(ctx, to=GM)[-1])
+    assert len(outbox(ctx, to=OLGA, kind="observer")) == 1
