@@ -10,7 +10,7 @@ from PIL import Image
 
 from pbem.errors import RenderError
 from pbem.render import png_size, svg_to_png
-from pbem.render.raster import ENCODINGS, encode_png, rasterise
+from pbem.render.raster import ENCODINGS, document_colours, encode_png, rasterise
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">'
@@ -79,6 +79,15 @@ def test_every_encoding_gives_the_same_picture(encoding: str) -> None:
     assert image.size == reference.size
     for xy in [(50, 50), (350, 50), (199, 10), (300, 190)]:
         assert close(image.getpixel(xy), reference.getpixel(xy), 8)
+
+
+@pytest.mark.parametrize("width", [150, 801])  # the whole image as the palette's sample, and a sample
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_svg_to_png_is_the_encoding_of_the_rasterised_image(width: int, encoding: str) -> None:
+    # svg_to_png reads the surface's pixels where they lie; the bytes are those of the public path.
+    doc = SVG.replace("</svg>", '<circle cx="150" cy="60" r="30" fill="#f0b429" fill-opacity="0.6"/></svg>')
+    expected = encode_png(rasterise(doc, width), encoding, colours=document_colours(doc))
+    assert svg_to_png(doc, width, encoding=encoding) == expected
 
 
 @pytest.mark.parametrize(
