@@ -319,6 +319,10 @@ class _Board:
         return self.lay.origin(*rc) if rc else None
 
 
+#: The layers drawn on every turn, bottom to top (over the static board).
+_TURN_LAYERS = ("hidden", "arsenals", "lines", "attack", "units", "arrows", "marks", "labels", "title")
+
+
 def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
     """The map of a Kriegspiel view as a complete SVG document.
 
@@ -334,13 +338,7 @@ def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
     hidden = {str(s) for s in (view.get("hidden_sides") or []) if isinstance(s, str)}
     last = view.get("last_turn") if isinstance(view.get("last_turn"), dict) else None
 
-    canvas = svg.Canvas(
-        lay.width,
-        lay.height,
-        layers=("board", "hidden", "arsenals", "lines", "attack", "units", "arrows", "marks", "labels", "title"),
-        title=_document_title(view, lang),
-        static=("board",),  # drawn once per process and width by the rasteriser
-    )
+    canvas = svg.Canvas(lay.width, lay.height, layers=("board", *_TURN_LAYERS))  # the parts, in drawing order
     terrain_key = _terrain_key(view, rows, cols)
     arsenal_key = _arsenal_key(view, rows, cols)
     canvas.add(_static_board(rows, cols, terrain_key, lang, arsenal_key), layer="board")
@@ -411,7 +409,18 @@ def render_svg(view: Mapping[str, Any], *, lang: str | None = None) -> str:
 
     canvas.add(painter.svg(), layer="units")
     canvas.add(_title_bar(lay, view, last, hidden, lang), layer="title")
-    return canvas.to_svg()
+    # The turn's marks in one group with a numeric font size, which every element inherits:
+    # cairosvg reads an unset one (its default, "12pt") through its unit parser for every element.
+    doc = svg.Canvas(
+        lay.width,
+        lay.height,
+        layers=("board", "turn"),
+        title=_document_title(view, lang),
+        static=("board",),  # drawn once per process and width by the rasteriser
+    )
+    doc.add(canvas.layer("board").svg(), layer="board")
+    doc.layer("turn", font_size=16).extend(canvas.layer(name).svg() for name in _TURN_LAYERS)
+    return doc.to_svg()
 
 
 def _hidden_rows(lay: Layout, side: str) -> range:
