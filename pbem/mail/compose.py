@@ -150,12 +150,38 @@ def _attach(msg: EmailMessage, att: Attachment, cid: str | None, later: dict[byt
     if not _LAY_IN:
         msg.add_attachment(att.data, maintype, subtype, filename=att.filename, cid=cid)
         return
-    msg.add_attachment(b"", maintype, subtype, filename=att.filename, cid=cid)  # the same headers
-    mark = f"pbem-laid-in-{os.urandom(12).hex()}"
-    part = _parts(msg)[-1]
+    part = _plain_part(msg, maintype, subtype, att.filename) if cid is None else None
+    if part is None:
+        msg.add_attachment(b"", maintype, subtype, filename=att.filename, cid=cid)  # the same headers
+        part = _parts(msg)[-1]
     assert part["Content-Transfer-Encoding"] == "base64"
+    mark = f"pbem-laid-in-{os.urandom(12).hex()}"
     part.set_payload(mark + "\n")
     later[f"{mark}\r\n".encode("ascii")] = _base64_lines(att.data)
+
+
+#: A file name and a content type written raw in an attachment's headers (`_plain_part`).
+_FILENAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+_TYPE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.+-")
+
+
+def _plain_part(msg: EmailMessage, maintype: str, subtype: str, filename: str) -> EmailMessage | None:
+    """What ``msg.add_attachment(b"", maintype, subtype, filename=filename)`` adds, its headers
+    set raw, as the package writes them (`_set`; tests/mail/test_compose_laid_in.py): a
+    short file name of plain characters only; None otherwise (the package adds it)."""
+    disposition = f'attachment; filename="{filename}"'
+    if (not filename or not all(c in _FILENAME for c in filename) or len(disposition) + 21 > _FOLD_AT
+            or not all(c in _TYPE for c in maintype + subtype)):
+        return None
+    if msg.get_content_type() != "multipart/mixed":
+        msg.make_mixed()
+    part = EmailMessage(policy=msg.policy)
+    part.set_raw("Content-Type", f"{maintype}/{subtype}")
+    part.set_raw("Content-Transfer-Encoding", "base64")
+    part.set_raw("Content-Disposition", disposition)
+    part.set_raw("MIME-Version", "1.0")
+    msg.attach(part)
+    return part
 
 
 def _parts(msg: EmailMessage) -> list[EmailMessage]:

@@ -67,3 +67,13 @@ def test_a_text_quoting_a_placeholder_is_still_written_whole(monkeypatch: pytest
                      attachments=(Attachment("m.png", "image/png", png),), domain="club.example.org")
     assert read_mail(raw).text.strip() == mark
     assert _files(raw) == {"m.png": png}
+
+
+@pytest.mark.parametrize("name", ["k42-turn-7-red.png", "a", "x" * 30 + ".png", "x" * 31 + ".png", "x" * 46 + ".png", "x" * 80,
+                                  "k42 turn.png", "città.png", 'a"b.png', "a;b.png", "A_B-c.d.JSON"])
+@pytest.mark.parametrize("kind", ["image/png", "application/json", "text/calendar", "application/vnd.x+json",
+                                  "IMAGE/PNG", "application/octet-stream; x=1"])
+def test_an_attachments_headers_are_the_packages_bytes(monkeypatch: pytest.MonkeyPatch, name: str, kind: str) -> None:
+    fast, slow = _both(monkeypatch, attachments=(Attachment(name, kind, b"data" * 30),
+                                                 Attachment("k42.ics", "text/calendar", b"x")))
+    assert fast == slow
