@@ -151,12 +151,15 @@ async def burst(app: App, table: ScriptedTable, sends: Sends) -> tuple[int, floa
 
 
 class _Worker(App):
-    """`pbem serve` as it runs, telling when its first cycle is over (it is then running)."""
+    """`pbem serve` as it runs, telling when its first cycle is over (it is then running)
+    and how many mails it handled."""
 
     cycled: asyncio.Event
+    handled = 0
 
     async def cycle(self) -> CycleSummary:
         summary = await super().cycle()
+        self.handled += sum(summary.handled.values())
         self.cycled.set()
         return summary
 
@@ -177,7 +180,7 @@ def _children_cpu() -> float:
 
 def worker(url: str, width: int, imap_port: int, smtp_port: int, warm_maps: bool, conn: Connection) -> None:
     """One worker process: ``App.serve`` on the shared database, answering the benchmark's
-    questions over ``conn`` ("cpu": its CPU seconds and its children's; "stop")."""
+    questions over ``conn`` ("cpu": its CPU seconds, its children's, the mails it handled; "stop")."""
     asyncio.run(_worker(url, width, imap_port, smtp_port, warm_maps, conn))
 
 
@@ -200,7 +203,7 @@ async def _worker(url: str, width: int, imap_port: int, smtp_port: int, warm_map
         cmd = await asyncio.to_thread(conn.recv)
         if cmd == "cpu":
             times = os.times()
-            conn.send((times.user + times.system, _children_cpu()))
+            conn.send((times.user + times.system, _children_cpu(), app.handled))
         elif cmd == "stop":
             app._stop.set()
             await serving
@@ -229,13 +232,14 @@ class Workers:
         for c in self.conns:
             assert await asyncio.to_thread(c.recv) == "ready"
 
-    async def cpu(self) -> tuple[float, float]:
-        """CPU seconds so far: the workers' own processes, and their children."""
+    async def cpu(self) -> tuple[float, float, list[int]]:
+        """CPU seconds so far: the workers' own processes, and their children; the mails
+        each has handled."""
         got = []
         for c in self.conns:
             c.send("cpu")
             got.append(await asyncio.to_thread(c.recv))
-        return sum(own for own, _ in got), sum(kids for _, kids in got)
+        return sum(own for own, _, _ in got), sum(kids for _, kids, _ in got), [n for _, _, n in got]
 
     async def stop(self) -> None:
         """Each worker stops as `pbem serve` does; one that does not (or died) is ended."""
@@ -279,7 +283,7 @@ async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sen
     after = last_ids(ctx)
     with psycopg.connect(_dsn(ctx.config.database.url), autocommit=True) as poll:
         mine = poll.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
-        own0, kids0 = await workers.cpu()
+        own0, kids0, handled0 = await workers.cpu()
         with BackendClock(ctx.config.database.url) as backends:
             start = time.perf_counter()
             for game_id, seat, text in sends:
@@ -294,13 +298,14 @@ async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sen
                                          f"{queued} queued, {pending} report jobs pending")
                 await asyncio.sleep(0.02)
             end = time.perf_counter()
-        own1, kids1 = await workers.cpu()
+        own1, kids1, handled1 = await workers.cpu()
     backends.seen.pop(mine, None)
     ms = 1000 / n
     print(f"  (players' SMTP sends {sent_at - start:.2f} s, workers fetch+store+claim+process+reply "
           f"{end - sent_at:.2f} s more; the {len(workers.procs)} workers' processes: {(own1 - own0) * ms:.1f} ms "
           f"of CPU a mail, their mail readers and map pools {(kids1 - kids0) * ms:.1f} ms, their PostgreSQL "
-          f"backends {backends.seconds * ms:.1f} ms)")
+          f"backends {backends.seconds * ms:.1f} ms; mails handled by each worker: "
+          f"{' '.join(str(b - a) for a, b in zip(handled0, handled1))})")
     check_once(ctx, after, sends)
     return n, end - start
 
