@@ -27,6 +27,7 @@ Figures, and what each protects:
 from __future__ import annotations
 
 import email
+import email.headerregistry
 import email.policy
 import logging
 from email.message import EmailMessage, Message
@@ -119,20 +120,65 @@ def _note(notes: list[str], key: str) -> None:
         notes.append(key)
 
 
+class Registry(email.headerregistry.HeaderRegistry):
+    """The ``email`` package's header registry, with the class of each header name made
+    once: the stock one builds a new class (``type(...)``) for every header it reads,
+    which was most of the cost of reading a header. Same classes, same parse."""
+
+    def __init__(self, use_default_map: bool = True) -> None:
+        super().__init__(use_default_map=use_default_map)
+        self._classes: dict[str, type] = {}
+
+    def __getitem__(self, name: str) -> type:
+        key = name.lower()
+        cls = self._classes.get(key)
+        if cls is None:
+            cls = self._classes[key] = super().__getitem__(key)
+        return cls
+
+    def map_to_type(self, name: str, cls: type) -> None:
+        super().map_to_type(name, cls)
+        self._classes.pop(name.lower(), None)
+
+
+#: Shared by every parse: a header's class depends on its name only.
+_REGISTRY = Registry()
+
+
+def unstructured(policy: object, name: str) -> bool:
+    """Whether ``policy`` (one of `parse_message`'s) reads header ``name`` with the
+    unstructured grammar (a Subject, a Received; not a Date or a Content-Type)."""
+    return (getattr(policy, "header_factory", None) is _REGISTRY
+            and issubclass(_REGISTRY[name], email.headerregistry.UnstructuredHeader))
+
+
 class _CappedPolicy(email.policy.EmailPolicy):
     """``email.policy.default`` whose headers are cut to the caps as they are read, in
-    every part: the costly header grammar never sees more than the caps allow."""
+    every part: the costly header grammar never sees more than the caps allow. Each
+    header value is parsed once per mail (``cap_fetched``): the service asks one part for
+    its Content-Type a dozen times (the parser, ``get_body``, the charset, the classifier)."""
 
     cap_notes: list[str] | None = None
+    cap_fetched: dict[tuple[str, str], Any] | None = None
 
     def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
         name, value = super().header_source_parse(sourcelines)
         return name, cap_value(name, value, self.cap_notes)
 
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        fetched = self.cap_fetched
+        if fetched is None or hasattr(value, "name"):
+            return super().header_fetch_parse(name, value)
+        key = (name, value)
+        header = fetched.get(key)
+        if header is None:
+            header = fetched[key] = super().header_fetch_parse(name, value)
+        return header
+
 
 def _policy(notes: list[str]) -> email.policy.EmailPolicy:
-    base: Any = _CappedPolicy()
-    capped: email.policy.EmailPolicy = base.clone(cap_notes=notes)
+    base: Any = _CappedPolicy(header_factory=_REGISTRY)
+    capped: email.policy.EmailPolicy = base.clone(cap_notes=notes, cap_fetched={})
     return capped
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import codecs
 import email.header
-import email.headerregistry
 import email.utils
 import hashlib
 import logging
@@ -155,7 +154,13 @@ def _header_values(msg: Message, notes: list[str] | None = None) -> dict[str, tu
 
 #: Address headers are shown as unstructured text: the address grammar of the ``email``
 #: package costs about a millisecond per address, and the From address is read elsewhere.
-_AS_TEXT = email.headerregistry.HeaderRegistry(use_default_map=False)
+_AS_TEXT = caps.Registry(use_default_map=False)
+
+
+def _plain(value: object) -> bool:
+    """A value the unstructured header grammar gives back as it is (ASCII, no encoded
+    word): read without it."""
+    return isinstance(value, str) and value.isascii() and "=?" not in value
 
 
 def _decode_header_value(msg: Message, index: int, raw: object) -> str:
@@ -163,7 +168,10 @@ def _decode_header_value(msg: Message, index: int, raw: object) -> str:
         policy = msg.policy
         name, value = msg._headers[index]  # type: ignore[attr-defined]
         if str(name).lower() in caps.ADDRESS_HEADERS and isinstance(value, str):
-            text = str(_AS_TEXT(name, "".join(value.splitlines())))
+            value = "".join(value.splitlines())
+            text = value if _plain(value) else str(_AS_TEXT(name, value))
+        elif _plain(value) and caps.unstructured(policy, name):
+            text = value.replace("\r", "").replace("\n", "")
         else:
             text = str(policy.header_fetch_parse(name, value))
     except Exception:
@@ -172,7 +180,9 @@ def _decode_header_value(msg: Message, index: int, raw: object) -> str:
         except Exception:
             text = str(raw)
     text = _c1_as_cp1252(text.replace("\r", "").replace("\n", " "))
-    return "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text).strip()
+    if not text.isprintable():  # the usual header is: no walk over its characters
+        text = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in text)
+    return text.strip()
 
 
 def raw_header_values(msg: Message, name: str) -> tuple[str, ...]:
