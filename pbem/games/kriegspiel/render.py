@@ -568,12 +568,14 @@ def _last_turn(
             )
             ring = (target[0], target[1], ring_r)
             obstacles.box(target[0] - ring_r - 3, target[1] - ring_r - 3, target[0] + ring_r + 3, target[1] + ring_r + 3)
-            # Two text elements in all: the halos, then the values (one colour per side).
+            # Three text elements in all: the halos, then the values (one colour per side). The halo
+            # is an opaque outline only: the values cover their own insides, and an unfilled halo
+            # spares cairo drawing the glyphs once more.
             value_size = 11.5
             labels.append(
                 svg.text_run(
                     [(px, py + 4, text) for (px, py), text, _ in value_labels], font_size=value_size, bold=True,
-                    fill=theme.HALO, stroke=theme.HALO, stroke_width=theme.HALO_WIDTH, stroke_linejoin="round",
+                    fill="none", stroke=theme.HALO, stroke_width=theme.HALO_WIDTH, stroke_linejoin="round",
                 )
             )
             for role, col in (("a", ac), ("d", dc)):
