@@ -1,9 +1,10 @@
 """Unit symbols and move arrows of the Kriegspiel map, batched into few cheap elements.
 
-The map's dynamic part is drawn by cairosvg on every turn, and cairosvg's cost is
-per element (~0.1 ms each at 1600 px) plus per path command it parses in Python
-(a circle is five commands and thirteen points, a round corner a Bezier of three).
-So shapes are written in the form cheapest to parse that draws the same pixels:
+The map's dynamic part is drawn by cairosvg on every turn, and its cost is per
+element, per path command and point read, and per pixel stroked (a circle is
+five commands and thirteen points, a round corner a Bezier of three). So shapes
+are written in the form cheapest to draw that gives the same pixels
+(``tests/games/kriegspiel/test_glyphs.py`` draws both and compares):
 
 - a filled dot is a zero-length segment with round caps (``M x,y h0`` stroked as
   wide as the dot): one point instead of a four-Bezier circle;

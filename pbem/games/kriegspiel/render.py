@@ -7,21 +7,21 @@
 Layout: a title bar, the 20 x 25 board (rows A-T from the North edge, columns
 1-25 from the left) with coordinates on all four edges, and a legend below.
 The board's static parts (paper, territories, grid, terrain, coordinates, the
-game's name and the rule under the title bar) and the legend depend only on the
-terrain and the language, so they are built once per process
-(:func:`_static_board`, an LRU cache) and written as the document's static
-layer, first and under everything else: the rasteriser draws that layer once per
-process and width and reuses its pixels, so a turn draws only its own marks
-(arsenals, the hatching of a sealed side, lines, units, arrows, the attack and
-the title texts, all dynamic).
+game's name and the rule under the title bar, the arsenals as built) and the
+legend depend only on the terrain, the arsenals' squares and the language, so
+they are built once per process (:func:`_static_board`, an LRU cache) and
+written as the document's static layer, first and under everything else: the
+rasteriser draws that layer once per process and width and reuses its pixels,
+so a turn draws only its own marks (ruined arsenals, the hatching of a sealed
+side, lines, units, arrows, the attack and the title texts), in one group.
 
 Drawing is batched for speed (``design/performance.md``): the grid is one path,
-each terrain kind a couple of paths, all units of one side and state share
-three paths (frames, symbol strokes, symbol fills) however many there are, and
-the 90 coordinates are one text element. A mid-game map is about 115 elements,
-about 50 of them dynamic; render + rasterise at 1600 px takes ~32 ms on the
-2-core server once the board is cached (~70 ms for the first map of a board;
-``benchmarks/render_kriegspiel.py``).
+each terrain kind a couple of paths, all units of one side and state share two
+to four paths however many there are (:mod:`pbem.games.kriegspiel.glyphs`, which
+also writes each shape in the form cheapest for cairosvg to read), and the 90
+coordinates are one text element. A mid-game map is about 118 elements, 44 of
+them drawn on every turn, where the texts now cost the most (cairosvg's cost is
+per letter); ``benchmarks/render_kriegspiel.py`` measures it.
 
 Labels are placed where they hide nothing: the attack result card tries the
 places around the target and takes the one covering the fewest units, arrows
