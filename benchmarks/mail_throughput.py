@@ -151,17 +151,37 @@ async def burst(app: App, table: ScriptedTable, sends: Sends) -> tuple[int, floa
 
 
 class _Worker(App):
-    """`pbem serve` as it runs, telling when its first cycle is over (it is then running)
-    and how many mails it handled."""
+    """`pbem serve` as it runs, telling when its first cycle is over (it is then running)."""
 
     cycled: asyncio.Event
-    handled = 0
 
     async def cycle(self) -> CycleSummary:
         summary = await super().cycle()
-        self.handled += sum(summary.handled.values())
         self.cycled.set()
         return summary
+
+
+class _Tally:
+    """In a worker: the stored mails it has handled (each ends with `queue.done`) and the
+    SQL statements it has sent, all its connections together."""
+
+    def __init__(self, ctx: Context) -> None:
+        from sqlalchemy import event
+
+        from pbem.service import queue
+
+        self.handled = self.statements = 0
+        plain = queue.done
+
+        def done(ctx: Context, claims: Any, row_id: int) -> None:
+            plain(ctx, claims, row_id)
+            self.handled += 1
+
+        queue.done = done  # type: ignore[assignment]  # App looks it up at each call
+        event.listen(ctx.engine, "before_cursor_execute", self._count)
+
+    def _count(self, *_args: object) -> None:
+        self.statements += 1
 
 
 def _children_cpu() -> float:
@@ -178,15 +198,20 @@ def _children_cpu() -> float:
     return total
 
 
-def worker(url: str, width: int, imap_port: int, smtp_port: int, warm_maps: bool, conn: Connection) -> None:
+def worker(url: str, width: int, kind: str, imap_port: int, smtp_port: int, warm_maps: bool,
+           conn: Connection) -> None:
     """One worker process: ``App.serve`` on the shared database, answering the benchmark's
-    questions over ``conn`` ("cpu": its CPU seconds, its children's, the mails it handled; "stop")."""
-    asyncio.run(_worker(url, width, imap_port, smtp_port, warm_maps, conn))
+    questions over ``conn`` ("cpu": its CPU seconds, its children's, the mails it handled,
+    the statements it sent; "stop")."""
+    asyncio.run(_worker(url, width, kind, imap_port, smtp_port, warm_maps, conn))
 
 
-async def _worker(url: str, width: int, imap_port: int, smtp_port: int, warm_maps: bool, conn: Connection) -> None:
+async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: int, warm_maps: bool,
+                  conn: Connection) -> None:
     cfg = config(url, width)
     ctx = Context(engine=make_engine(url, "require"), config=cfg)
+    registry.get(kind)  # the game's rules loaded, as by the mails before in a running worker
+    tally = _Tally(ctx)
     inbox = ImapInbox("127.0.0.1", imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
     app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port))
     app.cycled = asyncio.Event()
@@ -203,7 +228,7 @@ async def _worker(url: str, width: int, imap_port: int, smtp_port: int, warm_map
         cmd = await asyncio.to_thread(conn.recv)
         if cmd == "cpu":
             times = os.times()
-            conn.send((times.user + times.system, _children_cpu(), app.handled))
+            conn.send((times.user + times.system, _children_cpu(), tally.handled, tally.statements))
         elif cmd == "stop":
             app._stop.set()
             await serving
@@ -214,7 +239,8 @@ async def _worker(url: str, width: int, imap_port: int, smtp_port: int, warm_map
 class Workers:
     """``count`` worker processes on the database of ``url`` (spawned: modules loaded anew)."""
 
-    def __init__(self, url: str, width: int, server: MailServerProcess, count: int, warm_maps: bool) -> None:
+    def __init__(self, url: str, width: int, kind: str, server: MailServerProcess, count: int,
+                 warm_maps: bool) -> None:
         spawn = multiprocessing.get_context("spawn")
         self.conns: list[Connection] = []
         self.started = False
@@ -222,8 +248,8 @@ class Workers:
         for _ in range(count):
             mine, theirs = spawn.Pipe()
             self.conns.append(mine)
-            self.procs.append(spawn.Process(target=worker, args=(url, width, server.imap_port, server.smtp_port,
-                                                                 warm_maps, theirs)))  # with children
+            self.procs.append(spawn.Process(target=worker, args=(url, width, kind, server.imap_port,
+                                                                 server.smtp_port, warm_maps, theirs)))  # with children
 
     async def start(self) -> None:
         for p in self.procs:
@@ -232,14 +258,14 @@ class Workers:
         for c in self.conns:
             assert await asyncio.to_thread(c.recv) == "ready"
 
-    async def cpu(self) -> tuple[float, float, list[int]]:
+    async def cpu(self) -> tuple[float, float, list[int], int]:
         """CPU seconds so far: the workers' own processes, and their children; the mails
-        each has handled."""
+        each has handled; the statements they sent."""
         got = []
         for c in self.conns:
             c.send("cpu")
             got.append(await asyncio.to_thread(c.recv))
-        return sum(own for own, _, _ in got), sum(kids for _, kids, _ in got), [n for _, _, n in got]
+        return (sum(g[0] for g in got), sum(g[1] for g in got), [g[2] for g in got], sum(g[3] for g in got))
 
     async def stop(self) -> None:
         """Each worker stops as `pbem serve` does; one that does not (or died) is ended."""
@@ -283,7 +309,7 @@ async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sen
     after = last_ids(ctx)
     with psycopg.connect(_dsn(ctx.config.database.url), autocommit=True) as poll:
         mine = poll.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
-        own0, kids0, handled0 = await workers.cpu()
+        own0, kids0, handled0, sql0 = await workers.cpu()
         with BackendClock(ctx.config.database.url) as backends:
             start = time.perf_counter()
             for game_id, seat, text in sends:
@@ -298,13 +324,14 @@ async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sen
                                          f"{queued} queued, {pending} report jobs pending")
                 await asyncio.sleep(0.02)
             end = time.perf_counter()
-        own1, kids1, handled1 = await workers.cpu()
+        own1, kids1, handled1, sql1 = await workers.cpu()
     backends.seen.pop(mine, None)
     ms = 1000 / n
     print(f"  (players' SMTP sends {sent_at - start:.2f} s, workers fetch+store+claim+process+reply "
           f"{end - sent_at:.2f} s more; the {len(workers.procs)} workers' processes: {(own1 - own0) * ms:.1f} ms "
           f"of CPU a mail, their mail readers and map pools {(kids1 - kids0) * ms:.1f} ms, their PostgreSQL "
-          f"backends {backends.seconds * ms:.1f} ms; mails handled by each worker: "
+          f"backends {backends.seconds * ms:.1f} ms; {(sql1 - sql0) / n:.0f} SQL statements a mail; "
+          f"mails handled by each worker: "
           f"{' '.join(str(b - a) for a, b in zip(handled0, handled1))})")
     check_once(ctx, after, sends)
     return n, end - start
@@ -397,7 +424,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
     print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px")
     if shared:
-        workers = Workers(url, args.width, server, count, warm_maps=not args.orders_only)
+        workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only)
         t0 = time.perf_counter()
         await workers.start()
         print(f"{count} worker process(es) on PostgreSQL, started (spawned, connected, a first cycle) in "
