@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from pbem.errors import RenderError
-from pbem.render import png_size, svg_to_png
+from pbem.render import png_size, raster, svg_to_png
 from pbem.render.raster import ENCODINGS, document_colours, encode_png, rasterise
 
 SVG = (
@@ -131,3 +131,47 @@ def test_reentrant_across_threads() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(lambda doc: svg_to_png(doc, 300), docs * 3))
     assert results == expected * 3
+
+
+PATHS = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200" viewBox="10 5 300 200">'
+    '<rect x="10" y="5" width="300" height="200" fill="#f7f4ec"/>'
+    '<path d="M20,20h40v40h-40z M80,20H120V60H80Z" fill="#b9dcf4" stroke="#0b6fb8" stroke-width="2.4"/>'
+    '<path d="M20,80L60,120 M60,80l-40,40" fill="none" stroke="#d55e00" stroke-opacity="0.38" stroke-width="6"'
+    ' stroke-linecap="round"/>'
+    '<path d="M80,80C80,100 100,120 120,120c10,0 20,-10 20,-20z" fill="#f0b429" fill-opacity="0.5"'
+    ' stroke="#3a3833" stroke-dasharray="5 3" stroke-dashoffset="2"/>'
+    '<path d="M150,20 Q170,60 150,100 q-10,20 0,40 L190,180 z" fill="#009e73" fill-rule="evenodd"'
+    ' stroke="#1a1a1a" stroke-width="3.5" stroke-linejoin="round" stroke-miterlimit="2"/>'
+    '<g stroke-linecap="square" stroke="#8a4f9e" stroke-width="4">'
+    '<path d="M200,20 L260,20 M200,40 v30 h30"/><path d="M200,90 l40,10" stroke-linejoin="bevel" fill="none"/></g>'
+    '<path d="M220,120h30v30h-30z" shape-rendering="crispEdges" fill="#0b6fb8"/>'
+    '<path d="M150,110 q20,10 5,30 Q140,150 150,160 h10 V130 H175 v10 z" fill="none" stroke="#0b6fb8" stroke-width="2"/>'
+    '<path d="M265,120 L280,150 L295,120" fill="none" stroke="#1a1a1a" stroke-width="5" stroke-miterlimit="1.5"/>'
+    # left to cairosvg: a transform, an opacity, an arc, an exponent, a unit, a gradient
+    '<path d="M20,150h30v30h-30z" transform="rotate(10 35 165)" fill="#d55e00"/>'
+    '<path d="M60,150h30v30h-30z" opacity="0.5" fill="#0b6fb8"/>'
+    '<path d="M100,150 a15,15 0 1,0 30,0" fill="none" stroke="#1a1a1a"/>'
+    '<path d="M140,150h3e1v30h-30z" fill="#009e73"/>'
+    '<path d="M180,150h30v30h-30z" fill="none" stroke="#d55e00" stroke-width="2px"/>'
+    '<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#000"/>'
+    '</linearGradient></defs><path d="M260,150h30v30h-30z" fill="url(#g)"/>'
+    "</svg>"
+)
+
+
+@pytest.mark.parametrize("width", [None, 137, 900])
+def test_plain_paths_drawn_directly_give_cairosvgs_pixels(width: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    direct = rasterise(PATHS, width, layers=False)
+    monkeypatch.setattr(raster, "FAST_PATHS", False)
+    by_cairosvg = rasterise(PATHS, width, layers=False)
+    assert direct.tobytes() == by_cairosvg.tobytes()
+
+
+def test_plain_path_commands() -> None:
+    assert raster._plain_commands("M1,2h3 v-4.5Z m1-2") == [
+        ("M", [1.0, 2.0]), ("h", [3.0]), ("v", [-4.5]), ("Z", []), ("m", [1.0, -2.0])
+    ]
+    # anything else is left to cairosvg
+    for d in ("", "L1 2", "M1 2 3 4", "M1 2 L3", "M1e5 2", "M1.5.5 2", "M1 2 A1 1 0 0 1 3 4", "M1\x0c2", "M1 2 #"):
+        assert raster._plain_commands(d) is None, d
