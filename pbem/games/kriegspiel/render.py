@@ -18,10 +18,11 @@ side, lines, units, arrows, the attack and the title texts), in one group.
 Drawing is batched for speed (``design/performance.md``): the grid is one path,
 each terrain kind a couple of paths, all units of one side and state share two
 to four paths however many there are (:mod:`pbem.games.kriegspiel.glyphs`, which
-also writes each shape in the form cheapest for cairosvg to read), and the 90
-coordinates are one text element. A mid-game map is about 118 elements, 44 of
-them drawn on every turn, where the texts now cost the most (cairosvg's cost is
-per letter); ``benchmarks/render_kriegspiel.py`` measures it.
+also writes each shape in the form cheapest for cairosvg to read; the shapes
+drawn every turn are mostly plain ``<path>`` elements, the cheapest kind to
+draw), and the 90 coordinates are one text element. A mid-game map is about 118
+elements, 44 of them drawn on every turn, where the texts now cost the most
+(cairosvg's cost is per letter); ``benchmarks/render_kriegspiel.py`` measures it.
 
 Labels are placed where they hide nothing: the attack result card tries the
 places around the target and takes the one covering the fewest units, arrows
@@ -456,7 +457,7 @@ def _hidden_overlay(lay: Layout, side: str, lang: str, busy: set[tuple[int, int]
     cx, cy = _free_spot(lay, r0, r1, text_w, busy)
     return "".join(
         [
-            svg.rect(x, y, w, h, fill=theme.PAPER, fill_opacity=0.35),
+            svg.path(Path().rect(x, y, w, h), fill=theme.PAPER, fill_opacity=0.35),
             svg.path(hatch, fill="none", stroke=theme.INK_SOFT, stroke_opacity=0.16, stroke_width=1.2),
             svg.halo_text(
                 cx, cy - 4, line1, font_size=24, font_weight="bold",
@@ -610,9 +611,10 @@ def _last_turn(
             obstacles.box(p[0] - half - 3, p[1] - half - 3, p[0] + half + 3, p[1] + half + 3)
             callouts.append((p, _t(lang, "arsenal_destroyed", square=destroyed.get("square")), half + 3))
 
-    if ring is not None:  # two <circle>s: a circle element costs cairosvg three numbers, a path thirteen points
-        marks.append(svg.circle(*ring, fill="none", stroke="#ffffff", stroke_opacity=0.9, stroke_width=6.5))
-        marks.append(svg.circle(*ring, fill="none", stroke=theme.ATTACK, stroke_width=3))
+    if ring is not None:
+        circle = Path().circle(*ring)
+        marks.append(svg.path(circle, fill="none", stroke="#ffffff", stroke_opacity=0.9, stroke_width=6.5))
+        marks.append(svg.path(circle, fill="none", stroke=theme.ATTACK, stroke_width=3))
     canvas.add(*marks, layer="marks")
     for at, text, clearance in callouts:
         labels.append(_callout(board.lay, at, text, clearance, obstacles))
