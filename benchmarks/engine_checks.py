@@ -7,11 +7,12 @@ scenarios in turn; random legal orders as the conformance suite writes them, the
 then, the verifiable dice) and times in CPU time, for every phase: ``parse_orders`` of the random text
 (an order mail checked), ``parse_orders`` of the default orders' text (Corteo's deployment mail is
 ``default_orders``), ``parse_orders`` of the same seat's text of the phase before (a stale mail: mostly
-refused, with diagnostics) and ``resolve``. It also times the check of the default sheet of a new
+refused, with diagnostics) and ``resolve``; after each phase, for each seat, ``view``, ``describe``
+and ``template`` (what its report shows). It also times the check of the default sheet of a new
 Corteo game in a loop (the figure of issue 17).
 
 Prints the median, the 95th percentile and the mean in ms per step and stage, and a digest of
-everything the engines returned (states, sheets with their diagnostics, dice rolls): a speed-up of an
+everything the engines returned (states, sheets with their diagnostics, dice rolls, views and texts): a speed-up of an
 engine must leave the digest unchanged. The machine is noisy: compare figures of one run, not across
 runs. A plain script: no assertions.
 """
@@ -107,6 +108,13 @@ def play(name: str, seed: int, times: dict[str, dict[str, list[float]]], digest:
         counter = dice.next_counter
         digest.update(canonical_json(rules.encode_state(state)).encode())
         digest.update(repr(dice.record).encode())
+        stage = rules.phase(state).name
+        for number_of_seat, seat in enumerate(rules.info.seats):  # what the reports show each seat
+            lang = ("en", "it")[(number_of_seat + seed) % 2]
+            view = _timed(times["view"][stage], lambda: rules.view(state, seat))
+            text = _timed(times["describe"][stage], lambda: rules.describe(view, lang))
+            template = _timed(times["template"][stage], lambda: rules.template(state, seat, lang))
+            digest.update(canonical_json(view).encode() + text.encode() + template.encode())
     return CAP
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
+from typing import Self
 
 from pbem.core.i18n import Message, msg
 from pbem.games.corteo.city import City, Hex, axis_direction, distance, load_city
@@ -68,6 +71,68 @@ class _Units(dict[str, Unit]):
         self._board._changed(key, old, value)
 
 
+class _Covered(set[str]):
+    """The covered objectives (12a); counts its changes, as the terrain the zones of control were
+    computed on changes with it."""
+
+    generation = 0
+
+    def _bump(self) -> None:
+        self.generation += 1
+
+    def add(self, item: str) -> None:
+        super().add(item)
+        self._bump()
+
+    def discard(self, item: object) -> None:
+        super().discard(item)
+        self._bump()
+
+    def remove(self, item: str) -> None:
+        super().remove(item)
+        self._bump()
+
+    def pop(self) -> str:
+        self._bump()
+        return super().pop()
+
+    def clear(self) -> None:
+        super().clear()
+        self._bump()
+
+    def update(self, *others: Iterable[str]) -> None:
+        super().update(*others)
+        self._bump()
+
+    def difference_update(self, *others: Iterable[object]) -> None:
+        super().difference_update(*others)
+        self._bump()
+
+    def intersection_update(self, *others: Iterable[object]) -> None:
+        super().intersection_update(*others)
+        self._bump()
+
+    def symmetric_difference_update(self, other: Iterable[str]) -> None:
+        super().symmetric_difference_update(other)
+        self._bump()
+
+    def __ior__(self, other: AbstractSet[str]) -> Self:  # type: ignore[override,misc]
+        self._bump()
+        return super().__ior__(other)
+
+    def __iand__(self, other: AbstractSet[object]) -> Self:
+        self._bump()
+        return super().__iand__(other)
+
+    def __isub__(self, other: AbstractSet[object]) -> Self:
+        self._bump()
+        return super().__isub__(other)
+
+    def __ixor__(self, other: AbstractSet[str]) -> Self:  # type: ignore[override,misc]
+        self._bump()
+        return super().__ixor__(other)
+
+
 def other(side: str) -> str:
     return POTERE if side == CORTEO else CORTEO
 
@@ -90,10 +155,34 @@ def label_of(h: Hex) -> str:
     return h.label
 
 
+@lru_cache(maxsize=4096)
+def _loc_hex(loc: str) -> Hex | None:
+    """``hexof`` of a unit's place (a hex label or a box): the few places units stand in, read once."""
+    return hexof(loc)
+
+
+@cache
+def _terrains() -> dict[Hex, str]:
+    """The City's terrain by hex, read once (the hot path of zones of control and combat)."""
+    c = city()
+    return {h: c.terrain(h) for h in c.hexes}
+
+
 @cache
 def _unit_type(uid: str) -> UnitType:
     """A counter's unit type (the tables are read once; a scan of them per call was a hot spot)."""
     return counter(uid).unit
+
+
+@cache
+def _unit_side(uid: str) -> str:
+    return counter(uid).side
+
+
+@cache
+def _half_points() -> dict[str, int]:
+    """Each terrain's cost of a step in half points, slopes and forbidden terrains left out."""
+    return {t: int(e.cost * 2) for t, e in NUMBERS.moves.items() if e.cost is not None and not e.slope}
 
 
 class Board:
@@ -107,11 +196,13 @@ class Board:
         self._enemy_zoc: dict[str, frozenset[Hex]] = {}
         self.units: dict[str, Unit] = _Units({u.id: u for u in state.units}, self)
         self._rank: dict[str, int] = {u: i for i, u in enumerate(self.units)}  # the units' order, for the indexes
+        self.version = 0  # counts the changes of units: what was computed from them holds while it stays
         self.barricades: dict[str, int] = {b.hex: b.hand for b in state.barricades}
         self.barricades_left = state.barricades_left
         self.jams: set[str] = set(state.jams)
         self.smoke: dict[str, str] = {s.hex: s.until for s in state.smoke}
-        self.covered: set[str] = set(state.covered)
+        self.covered: _Covered = _Covered(state.covered)
+        self._zoc_generation = 0  # the covered objectives' generation the cached zones were computed on
         self.points = state.points
         self.steps: list[Step] = []
         self.throws: list[Throw] = []
@@ -122,10 +213,17 @@ class Board:
         self.facts: set[str] = set(state.facts)
 
     def _changed(self, uid: str, old: Unit | None, new: Unit) -> None:
-        """A unit changed: the zones of control are computed again; who is where is updated in place
+        """A unit changed: its zone of control and the sides' zones are computed again (all zones
+        when an objective was covered since they were computed); who is where is updated in place
         (each hex's list keeps the units' order, as a scan of ``units`` would give it)."""
-        self._zoc.clear()
-        self._enemy_zoc.clear()
+        self.version += 1
+        if self._zoc_generation != self.covered.generation:
+            self._zoc.clear()  # some zones may stand on the terrain before an objective was covered
+            self._enemy_zoc.clear()
+            self._zoc_generation = self.covered.generation
+        else:
+            self._zoc.pop(uid, None)  # a unit's zone depends on its own place and state, and the terrain
+            self._enemy_zoc.pop(other(_unit_side(uid)), None)  # the zones its side casts on the other
         if old is None:
             self._rank[uid] = len(self._rank)  # a new key comes last in the dict's order
         elif old.loc == new.loc and old.waiting == new.waiting:
@@ -154,14 +252,14 @@ class Board:
         return _unit_type(uid)
 
     def side(self, uid: str) -> str:
-        return counter(uid).side
+        return _unit_side(uid)
 
     def loc(self, uid: str) -> str:
         return self.units[uid].loc
 
     def hex(self, uid: str) -> Hex | None:
         u = self.units[uid]
-        return hexof(u.loc) if not u.waiting else None
+        return _loc_hex(u.loc) if not u.waiting else None
 
     def on_map(self, uid: str) -> bool:
         return self.hex(uid) is not None
@@ -200,7 +298,8 @@ class Board:
         """The hex's terrain; a covered objective is a building from then on (12a)."""
         if self.covered and label_of(h) in self.covered:
             return "caseggiato"
-        return city().terrain(h)
+        terrain = _terrains().get(h)
+        return terrain if terrain is not None else city().terrain(h)
 
     def blocked(self, h: Hex) -> bool:
         """A barricade (5d), a jam (13c) or smoke (13a) on the hex: nobody enters it."""
@@ -253,6 +352,15 @@ class Board:
             return Fraction(1, 2) if city().slope_effect(frm, to) == "discesa" else Fraction(2)
         assert effect.cost is not None
         return effect.cost
+
+    def _half_step(self, frm: Hex, to: Hex) -> int:
+        """``int(step_cost(frm, to) * 2)`` without fractions: the cost in half points."""
+        half = _half_points().get(self.terrain(to))
+        if half is not None:
+            return half
+        if NUMBERS.moves[self.terrain(to)].slope:
+            return 1 if city().slope_effect(frm, to) == "discesa" else 4  # 1/2 down, 2 up
+        return int(self.step_cost(frm, to) * 2)
 
     def stops(self, uid: str, h: Hex) -> bool:
         """Entering ends the move: objectives (12a), the metro for the corteo (5b)."""
@@ -400,7 +508,7 @@ class Board:
                     continue
                 if here == start and start in zoc and n in zoc:
                     continue
-                cost = spent + int(self.step_cost(here, n) * 2)
+                cost = spent + self._half_step(here, n)
                 if cost > limit:
                     continue
                 if n not in best or cost < best[n][0]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from functools import cache
 
 from pbem.core.dice import Dice
 from pbem.games.corteo.board import Board, city, hexof, other, open_neighbours
@@ -54,19 +55,33 @@ def hexes_of(board: Board, units: list[str]) -> list[Hex]:
     return out
 
 
+@cache
+def _allows_combat(terrain: str, side: str) -> bool:
+    """8c: whether ``side`` may fight in a hex of ``terrain`` (the tables read once)."""
+    return TABLES.hex(terrain.replace("_", "-")).allows_combat(side)
+
+
 def can_fight(board: Board, attacker: list[str], defender: list[str]) -> bool:
     """Some unit of ``attacker`` has a hex of ``defender`` in its ZOC, and the terrain of both
     hexes allows combat to both sides (8c)."""
-    for d in hexes_of(board, defender):
-        if not TABLES.hex(board.terrain(d).replace("_", "-")).allows_combat(board.side(defender[0])):
-            continue
-        for a in attacker:
-            ha = board.hex(a)
-            if ha is None or not TABLES.hex(board.terrain(ha).replace("_", "-")).allows_combat(board.side(a)):
-                continue
-            if d in board.zoc(a):
-                return True
-    return False
+    reach = reach_of(board, attacker)
+    return any(d in reach for d in targets_of(board, defender))
+
+
+def reach_of(board: Board, attacker: list[str]) -> set[Hex]:
+    """The hexes ``attacker`` may fight into: the ZOCs of its units on hexes whose terrain lets
+    them fight (8c)."""
+    out: set[Hex] = set()
+    for a in attacker:
+        ha = board.hex(a)
+        if ha is not None and _allows_combat(board.terrain(ha), board.side(a)):
+            out |= board.zoc(a)
+    return out
+
+
+def targets_of(board: Board, defender: list[str]) -> list[Hex]:
+    """The hexes of ``defender`` whose terrain lets it fight (8c)."""
+    return [d for d in hexes_of(board, defender) if _allows_combat(board.terrain(d), board.side(defender[0]))]
 
 
 # -- strength (8a, 8c, 10a) ---------------------------------------------------------------------------

@@ -187,22 +187,41 @@ def _combats(p: "Planner") -> None:
     free_mine = [g for g in _groups(b, mine) if not set(g) & p.engaged]
     free_theirs = [g for g in _groups(b, theirs) if not set(g) & p.engaged]
     used: set[str] = set()
-    for dg in free_theirs:
-        attackers = [g for g in free_mine if not set(g) & used and combat.can_fight(b, g, dg)]
+    reach: dict[int, set[Hex]] = {}
+    hexes: dict[int, list[Hex]] = {}
+    seen = [b.version]
+
+    def fight(i: int, j: int) -> bool:
+        """``combat.can_fight`` of my group ``i`` and their group ``j``, from each group's reach and
+        targets remembered until a unit changes (a combat played with the dice moves units)."""
+        if b.version != seen[0]:
+            reach.clear()
+            hexes.clear()
+            seen[0] = b.version
+        mine_reach = reach.get(i)
+        if mine_reach is None:
+            mine_reach = reach[i] = combat.reach_of(b, free_mine[i])
+        theirs_hexes = hexes.get(j)
+        if theirs_hexes is None:
+            theirs_hexes = hexes[j] = combat.targets_of(b, free_theirs[j])
+        return any(d in mine_reach for d in theirs_hexes)
+
+    for j, dg in enumerate(free_theirs):
+        attackers = [i for i, g in enumerate(free_mine) if not set(g) & used and fight(i, j)]
         if not attackers:
             continue
         # A group that could fight only this enemy goes here; one with other choices stays free
         # unless nobody else reaches this enemy.
-        only = [g for g in attackers if not any(combat.can_fight(b, g, o) for o in free_theirs if o is not dg
+        only = [i for i in attackers if not any(fight(i, k) for k, o in enumerate(free_theirs) if k != j
                                                 and not set(o) & p.engaged)]
         chosen = only or attackers[:1]
-        units = [u for g in chosen for u in g]
+        units = [u for i in chosen for u in free_mine[i]]
         used.update(units)
         p.do_attack(units, list(dg), False)
-    for g in free_mine:
+    for i, g in enumerate(free_mine):
         if set(g) & used or set(g) & p.engaged:
             continue
-        targets = [dg for dg in free_theirs if combat.can_fight(b, g, dg) and not set(dg) & p.engaged]
+        targets = [dg for j, dg in enumerate(free_theirs) if fight(i, j) and not set(dg) & p.engaged]
         if targets:
             defenders = [u for dg in targets for u in dg]
             p.do_attack(list(g), defenders, False)

@@ -130,7 +130,10 @@ def has_work(board: Board, stage: str) -> bool:
     p = Planner(board.frozen(stage, True, stage=stage), side)
     mine = [u for u in p.board.map_units(side) if p.board.active(u)]
     theirs = [u for u in p.board.map_units(combat.other(side)) if p.board.active(u)]
-    return any(combat.can_fight(p.board, [m], [t]) for m in mine for t in theirs)
+    # combat.can_fight(p.board, [m], [t]) for some pair, without trying every pair: some hex a unit
+    # of theirs may fight in lies in the reach of my units (the union of each one's reach)
+    reach = combat.reach_of(p.board, mine)
+    return any(d in reach for t in theirs for d in combat.targets_of(p.board, [t]))
 
 
 def _after(board: Board, stage: str, **changes: object) -> State:

@@ -45,6 +45,15 @@ def _check_board(board: Board) -> None:
                 assert board.present(h, side) == _scan_present(board, label, side)
 
 
+def _check_zones(board: Board) -> None:
+    """The zones of control kept unit by unit equal those of a board made afresh from the position."""
+    fresh = Board(board.frozen("check", True))
+    for uid in board.units:
+        assert board.zoc(uid) == fresh.zoc(uid)
+    for side in (CORTEO, POTERE):
+        assert board.enemy_zoc(side) == fresh.enemy_zoc(side)
+
+
 def _playout(seed: int, options: dict[str, str], phases: int) -> int:
     """Plays ``phases`` phases; after each sheet is planned (and again with dice), the indexes of
     the planner's board are checked against a scan. Returns the number of boards checked."""
@@ -63,6 +72,7 @@ def _playout(seed: int, options: dict[str, str], phases: int) -> int:
             _check_board(planner.board)  # built lazily, before any change
             planner.run(items)
             _check_board(planner.board)
+            _check_zones(planner.board)
             checked += 1
             sheets[seat] = RULES.parse_orders(state, seat, text)
         rolls = [1 + pick(6) for _ in range(400)]
@@ -101,3 +111,21 @@ def test_city_lookups_equal_a_scan() -> None:
         assert c.objective_at(h) is scanned
         assert (h in c.caserma_set) == (h in tuple(x for cs in c.caserme for x in cs.hexes))
         assert (h in c.metro_set) == (h in tuple(x for s in c.stations for x in s.hexes))
+
+
+def test_a_covered_objective_drops_the_zones_at_the_next_move() -> None:
+    """12a: a covered objective is a building, outside every zone of control (2); the zones cached
+    before it was covered are computed again when a unit next changes, as every zone was before."""
+    from dataclasses import replace
+
+    state = RULES.new_game(RULES.info.seats, {})
+    board = Board(state)
+    goal = city().objective_hexes[0]
+    near = next(n for n in city().open_neighbours(goal) if board.terrain(n) in ("strada", "viale"))
+    mover, other_unit = [u for u in board.units if board.side(u) == CORTEO][:2]
+    board.units[mover] = replace(board.units[mover], loc=near.label)
+    assert goal in board.zoc(mover) and goal in board.enemy_zoc(POTERE)
+    board.covered.add(goal.label)
+    board.units[other_unit] = replace(board.units[other_unit], loc="prison")
+    assert goal not in board.zoc(mover) and goal not in board.enemy_zoc(POTERE)
+    _check_zones(board)
