@@ -41,8 +41,7 @@ that must retreat carry an amber "!" badge.
 from __future__ import annotations
 
 import logging
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.kriegspiel.callouts import _callout, _free_spot, _Obstacles, _unit_vector
@@ -51,7 +50,7 @@ from pbem.games.kriegspiel.geometry import (
     COORD,
     DEFAULT_COLS,
     DEFAULT_ROWS,
-    FRAME_H,
+    FRAME_H,  # the map's names, for the tests
     FRAME_W,
     LEGEND_GAP,
     LEGEND_H,
@@ -62,9 +61,7 @@ from pbem.games.kriegspiel.geometry import (
     SIDE_SLOTS,
     TITLE_H,
     TITLE_Y,
-    BADGE_RING,
-    CUT_FILL,
-    CUT_INK,
+    CUT_FILL,  # the map's names, for the tests
     UNIT_KINDS,
     Layout,
     canvas_size,
