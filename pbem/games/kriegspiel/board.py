@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 #: The 8 directions (row step, column step): N, NE, E, SE, S, SW, W, NW.
@@ -31,12 +31,35 @@ class Board:
     territory_rows: dict[str, tuple[int, int]]  # side -> (first row, last row)
     rays: tuple[tuple[tuple[int, ...], ...], ...]  # square -> direction -> squares outward
     neighbours: tuple[tuple[int, ...], ...]  # square -> the (up to 8) adjacent squares
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)  # square -> its name
+    _squares: dict[str, int] = field(init=False, repr=False, compare=False)  # name -> square
+    #: square -> its 8 rays as far as the terrain lets a line of communication go: before the first
+    #: mountain, up to and including the first fort (`comms`)
+    line_rays: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = tuple(f"{self.row_letters[sq // self.cols]}{sq % self.cols + 1}" for sq in range(self.size))
+        object.__setattr__(self, "_names", names)
+        object.__setattr__(self, "_squares", {n: sq for sq, n in enumerate(names)})
+        object.__setattr__(self, "line_rays", tuple(tuple(self._line_ray(ray) for ray in rays) for rays in self.rays))
+
+    def _line_ray(self, ray: tuple[int, ...]) -> tuple[int, ...]:
+        out = []
+        for sq in ray:
+            if self.terrain.get(sq) == "mountain":
+                break
+            out.append(sq)
+            if self.terrain.get(sq) == "fort":
+                break
+        return tuple(out)
 
     @property
     def size(self) -> int:
         return self.rows * self.cols
 
     def name(self, sq: int) -> str:
+        if 0 <= sq < len(self._names):
+            return self._names[sq]
         return f"{self.row_letters[sq // self.cols]}{sq % self.cols + 1}"
 
     def index(self, name: str) -> int:
@@ -48,6 +71,9 @@ class Board:
 
     def parse(self, text: str) -> int | None:
         """The square named by ``text`` (``g6``, ``G06``), or None."""
+        sq = self._squares.get(text)
+        if sq is not None:
+            return sq  # a square's own name, as states and canonical orders write it
         m = _SQUARE.fullmatch(text.strip().upper())
         if not m:
             return None

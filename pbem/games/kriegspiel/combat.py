@@ -28,6 +28,20 @@ from pbem.games.kriegspiel.units import NUMBERS, UNITS
 MAX_RANGE = max(s.range for s in UNITS.values())
 
 
+def _sight(ray: tuple[int, ...]) -> tuple[int, ...]:
+    """The squares of a ray that fire and support reach: up to the longest range, before a mountain."""
+    out = []
+    for sq in ray[:MAX_RANGE]:
+        if BOARD.is_mountain(sq):
+            break
+        out.append(sq)
+    return tuple(out)
+
+
+#: Square -> its 8 rays cut to what fire and support reach (the board's, computed once).
+_SIGHT: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(_sight(ray) for ray in rays) for rays in BOARD.rays)
+
+
 @dataclass(frozen=True)
 class Assessment:
     target: int
@@ -80,10 +94,8 @@ def attackers(pos: Position, target: int, side: str,
                     break
                 found[sq] = Contribution(BOARD.name(sq), u.kind, UNITS[u.kind].charge, charge=True)
                 order.append(sq)
-    for ray in BOARD.rays[target]:
-        for distance, sq in enumerate(ray[:MAX_RANGE], start=1):
-            if BOARD.is_mountain(sq):
-                break
+    for ray in _SIGHT[target]:
+        for distance, sq in enumerate(ray, start=1):
             u = pos.at.get(sq)
             if u is None or sq in found or not able(sq):
                 continue
@@ -108,10 +120,8 @@ def defenders(pos: Position, target: int) -> tuple[Contribution, ...]:
 
     if target in connected:
         add(target)
-    for ray in BOARD.rays[target]:
-        for distance, sq in enumerate(ray[:MAX_RANGE], start=1):
-            if BOARD.is_mountain(sq):
-                break
+    for ray in _SIGHT[target]:
+        for distance, sq in enumerate(ray, start=1):
             u = pos.at.get(sq)
             if (u is not None and u.side == side and sq in connected
                     and distance <= UNITS[u.kind].range):

@@ -34,17 +34,15 @@ class Network:
 
 def _cast(board: Board, src: int, blockers: set[int] | frozenset[int],
           covered: set[int], lines: list[tuple[int, int]]) -> None:
-    for ray in board.rays[src]:
-        last = None
+    for ray in board.line_rays[src]:  # the rays cut where the terrain stops them (mountain, fort)
+        reach = 0
         for sq in ray:
-            if sq in blockers or board.terrain.get(sq) == "mountain":
+            if sq in blockers:
                 break
-            covered.add(sq)
-            last = sq
-            if board.terrain.get(sq) == "fort":
-                break
-        if last is not None:
-            lines.append((src, last))
+            reach += 1
+        if reach:
+            covered.update(ray[:reach])
+            lines.append((src, ray[reach - 1]))
 
 
 def compute_network(side: str, units_at: Mapping[int, Unit], arsenals: Iterable[int],

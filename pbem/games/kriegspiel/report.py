@@ -57,12 +57,12 @@ def ascii_board(catalog: Catalog, view: View, lang: str) -> list[str]:
         cell = cells.setdefault(u["square"], [" ", ".", " "])
         letter = LETTERS.get(u["kind"], "?")
         cell[1] = letter if u["side"] == "north" else letter.lower()
+    drawn = {square: "".join(cell) for square, cell in cells.items()}
     out = ["    " + "".join(f"{c:^3}" for c in range(1, cols + 1))]
     for r in range(rows):
         if r == rows // 2:
             out.append("    " + "-" * (3 * cols))
-        row = "".join("".join(cells.get(f"{letters[r]}{c}", [" ", ".", " "]))
-                      for c in range(1, cols + 1))
+        row = "".join(drawn.get(f"{letters[r]}{c}", " . ") for c in range(1, cols + 1))
         out.append(f" {letters[r]}  {row}")
     out.append(catalog.text(msg("board-legend"), lang))
     return out

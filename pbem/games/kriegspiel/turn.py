@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pbem.core.i18n import Message, msg
 from pbem.core.rules import Diagnostic
 from pbem.games.kriegspiel.board import BOARD
-from pbem.games.kriegspiel.combat import Assessment, assess
+from pbem.games.kriegspiel.combat import Assessment, assess, attackers, defenders
 from pbem.games.kriegspiel.moves import choose_path, destinations, path_problem
 from pbem.games.kriegspiel.orders import (
     Attack,
@@ -95,9 +95,12 @@ def attack_options(pos: Position, side: str,
     out = []
     for sq in sorted(pos.at):
         if pos.at[sq].side != side:
-            a = assess(pos, sq, side, excluded)
-            if a.attack > 0:
-                out.append(a)
+            # assess(), with the defence summed only where there is an attack to keep
+            att = attackers(pos, sq, side, excluded)
+            attack = sum(c.value for c in att)
+            if attack > 0:
+                dfn = defenders(pos, sq)
+                out.append(Assessment(sq, attack, sum(c.value for c in dfn), att, dfn))
     return out
 
 
