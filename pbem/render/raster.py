@@ -28,12 +28,9 @@ per-turn title must not change a static layer's key).
 
 Drawing
 -------
-cairosvg's generic per-element work (attribute normalising, markers, vertex
-angles, font options) cost more than cairo's own drawing of a turn's few dozen
-dynamic elements. Plain ``<path>`` elements (no transform, opacity, marker,
-gradient, unit or exotic path letter: what :mod:`pbem.render.svg` writes) are
-drawn by :func:`_draw_plain_path` with the very cairo calls cairosvg makes, so
-with the same pixels (the tests compare); everything else is left to cairosvg.
+Plain ``<path>`` elements (what :mod:`pbem.render.svg` writes) are drawn by
+:mod:`pbem.render.plainpath` with the cairo calls cairosvg would make, without
+its per-element overhead (same pixels); everything else by cairosvg.
 
 Encoding
 --------
@@ -42,7 +39,9 @@ plus their anti-aliased edges); at 1600 x 1582 px pal-z3, the default, is
 ~10 ms and 116 KiB, pal-z1 ~9 ms and 129 KiB, rgb-z1 ~45 ms and 274 KiB
 (``benchmarks/render_kriegspiel.py`` prints them all). Pillow writes palette
 rows unfiltered; zlib is most of the time: a smaller window or ``Z_RLE`` is
-slower here, and writing the PNG without Pillow saved nothing. The palette is
+slower here, and writing the PNG without Pillow saves nothing. ISA-L's deflate
+does: with the ``isal`` package installed the default is pal-isal1, ~2.5 ms
+for the same size and the same pixels (:data:`HAVE_ISAL`). The palette is
 built without looking at every pixel: the document's own ``#rrggbb`` colours
 (up to 64, so flat areas keep their exact colour), completed by Pillow's fast
 octree over every 4th pixel in each direction (the anti-aliasing blends); then
@@ -52,7 +51,8 @@ against the true colours: mean under one level per channel, ~0.4 % of pixels
 off by more than 8, none by more than ~30.
 
 Warm Kriegspiel turn map at 1600 px (board cached), CPU: svg_to_png ~35 ms,
-of which drawing the dynamic part ~15 ms, quantising ~5 ms, zlib ~10 ms.
+of which drawing the dynamic part ~16 ms, quantising ~7 ms, zlib ~10 ms
+(~29 ms with isal).
 
 The functions are reentrant (each call has its own surface and context; the
 layer cache is locked), so callers may run them in worker threads; keeping
@@ -64,6 +64,7 @@ its own layer cache: keep the workers alive between renders.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import io
 import logging
 import re
@@ -71,13 +72,14 @@ import struct
 import sys
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from PIL import Image
 
 from pbem.errors import RenderError
+from pbem.render import plainpath
 from pbem.render.cache import BoundedCache
 from pbem.render.svg import STATIC_BEGIN, STATIC_END
 
@@ -102,7 +104,9 @@ class Encoding:
     ``quantiser`` (palette encodings): ``"sampled"`` builds the palette from the
     document's colours and a sample of the pixels, then maps every pixel to its
     nearest palette colour; ``"octree"`` runs Pillow's fast octree over all
-    pixels (the former default, slower, kept for comparison).
+    pixels (the former default, slower, kept for comparison). ``deflate``:
+    ``"zlib"`` is Pillow's PNG writer, ``"isal"`` :func:`_write_palette_png` with
+    ISA-L's deflate (palette encodings; only when ``isal`` is installed).
     """
 
     name: str
@@ -111,6 +115,12 @@ class Encoding:
     strategy: int = _Z_DEFAULT
     colours: int = 256
     quantiser: str = "sampled"
+    deflate: str = "zlib"
+
+
+#: ISA-L's deflate (the ``isal`` package), if installed: at 1600 px it writes a map's
+#: palette PNG in ~2.5 ms instead of zlib's ~10 ms, the same size as zlib level 3.
+HAVE_ISAL: Final = importlib.util.find_spec("isal") is not None
 
 
 #: The variants :func:`svg_to_png` can use; the benchmark compares them all.
@@ -124,11 +134,12 @@ ENCODINGS: Final[dict[str, Encoding]] = {
         Encoding("pal-z1", palette=True, compress_level=1),
         Encoding("pal-z3", palette=True, compress_level=3),
         Encoding("pal-z6", palette=True, compress_level=6),
+        *([Encoding("pal-isal1", palette=True, compress_level=1, deflate="isal")] if HAVE_ISAL else []),
     )
 }
 
 #: The variant used by default (see the module docstring for the numbers).
-DEFAULT_ENCODING: Final = "pal-z3"
+DEFAULT_ENCODING: Final = "pal-isal1" if HAVE_ISAL else "pal-z3"
 
 #: The "sampled" quantiser: at most this many exact colours taken from the document,
 #: and the pixel sample for the rest of the palette is every SAMPLE_STEP-th pixel.
@@ -145,12 +156,6 @@ PILLOW_BLOCKS_MAX: Final = 8
 # cairo's ARGB32 is a native-endian 32-bit word: B,G,R,A bytes on little-endian machines.
 _RAW_OPAQUE: Final = "BGRX" if sys.byteorder == "little" else "XRGB"
 _RAW_ALPHA: Final = "BGRa" if sys.byteorder == "little" else "aRGB"
-
-
-def _normalize(value: str) -> str:
-    from cairosvg.helpers import normalize
-
-    return str(normalize(value))
 
 
 def _load_cairosvg() -> tuple[Any, Any]:
@@ -509,157 +514,10 @@ def _make_surface_class() -> Any:
         def draw(self, node: Any) -> None:
             if not (FAST_PATHS and node.tag == "path" and self.stroke_and_fill and not node.children):
                 super().draw(node)
-            elif not _draw_plain_path(self, node, cairo, antialias):
+            elif not plainpath.draw(self, node, cairo, antialias):
                 super().draw(node)
 
     return Surface
-
-
-# -- plain paths ---------------------------------------------------------------------
-
-#: Draw plain ``<path>`` elements directly (see "Drawing"); ``False``: all by cairosvg.
-FAST_PATHS = True
-
-#: The attributes (own or inherited) of a plain path: read below, or unread by cairosvg.
-_PLAIN_PATH_KEYS: Final = frozenset(
-    {"d", "fill", "stroke", "stroke-width", "stroke-opacity", "fill-opacity", "fill-rule",
-     "stroke-linecap", "stroke-linejoin", "stroke-dasharray", "stroke-dashoffset",
-     "stroke-miterlimit", "shape-rendering", "version", "id", "class", "font-family",
-     "font-size", "font-weight", "font-style", "text-anchor"}
-)
-# A number as written by pbem.render.svg, or any other single character but cairosvg's separators.
-_PATH_TOKEN = re.compile(r"-?[0-9]+(?:\.[0-9]+)?|[^ \n\r\t,]")
-_ARITY: Final = {k: n for letters, n in (("Mm", 2), ("Ll", 2), ("Cc", 6), ("Hh", 1), ("Vv", 1), ("Qq", 4), ("Zz", 0)) for k in letters}
-
-
-def _plain_commands(d: str) -> list[tuple[str, list[float]]] | None:
-    """The commands of a path ``d`` written plainly (``M`` first; M L C Q H V Z, relative
-    m l c q h v z; each with exactly its numbers, no exponents); ``None`` for anything else."""
-    tokens = _PATH_TOKEN.findall(d)
-    commands: list[tuple[str, list[float]]] = []
-    i, end = 0, len(tokens)
-    while i < end:
-        letter = tokens[i]
-        arity = _ARITY.get(letter)
-        if arity is None or i + arity >= end:
-            return None
-        try:  # a letter where a number belongs (too few numbers) does not convert
-            commands.append((letter, [float(t) for t in tokens[i + 1 : i + 1 + arity]]))
-        except ValueError:
-            return None
-        i += 1 + arity
-    if not commands or commands[0][0] != "M":
-        return None
-    return commands
-
-
-def _draw_plain_path(surface: Any, node: Any, cairo: Any, antialias: dict[str, int]) -> bool:
-    """Draw a plain ``<path>`` with the cairo calls of cairosvg's ``Surface.draw`` and
-    ``path``, same numbers, same order; ``False`` (nothing done) if it is not plain."""
-    if not node.keys() <= _PLAIN_PATH_KEYS:
-        return False
-    fill, stroke = node.get("fill", "black"), node.get("stroke")
-    if "url(" in fill or (stroke is not None and "url(" in stroke):
-        return False
-    commands = _plain_commands(node.get("d", ""))
-    if commands is None:
-        return False
-    try:
-        line_width = float(node.get("stroke-width", "1"))
-        fill_opacity = float(node.get("fill-opacity", 1))
-        stroke_opacity = float(node.get("stroke-opacity", 1))
-        miter_limit = float(node.get("stroke-miterlimit", 4))
-        dashes = [float(v) for v in _normalize(node.get("stroke-dasharray", "")).split()]
-        offset = float(node.get("stroke-dashoffset") or 0)
-    except ValueError:
-        return False
-    if not (0 <= fill_opacity <= 1 and 0 <= stroke_opacity <= 1):
-        return False
-    ctx = surface.context
-    ctx.save()
-    ctx.move_to(0, 0)  # cairosvg moves to the element's (x, y) first
-    cap, join = node.get("stroke-linecap"), node.get("stroke-linejoin")
-    if cap == "square":
-        ctx.set_line_cap(cairo.LINE_CAP_SQUARE)
-    elif cap == "round":
-        ctx.set_line_cap(cairo.LINE_CAP_ROUND)
-    if join == "round":
-        ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-    elif join == "bevel":
-        ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
-    if dashes and sum(dashes):
-        ctx.set_dash(dashes, offset)
-    ctx.set_miter_limit(miter_limit)
-    from cairosvg.helpers import quadratic_points as quadratic
-
-    x, y = 0.0, 0.0  # cairosvg's own current point (cairo's is rounded)
-    first: tuple[float, float] | None = None  # where a closed subpath returns to
-    last = ""
-    for letter, v in commands:
-        if last in ("", "m", "M", "z", "Z"):
-            first = None
-        if letter not in "mMzZ" and first is None:
-            first = (x, y)
-        if letter == "M":
-            ctx.move_to(v[0], v[1])
-            x, y = v[0], v[1]
-        elif letter == "L":
-            ctx.line_to(v[0], v[1])
-            x, y = v[0], v[1]
-        elif letter == "C":
-            ctx.curve_to(*v)
-            x, y = v[4], v[5]
-        elif letter == "H":
-            ctx.line_to(v[0], y)
-            x = v[0]
-        elif letter == "V":
-            ctx.line_to(x, v[0])
-            y = v[0]
-        elif letter == "Q":
-            ctx.curve_to(*quadratic(x, y, *v))
-            x, y = v[2], v[3]
-        elif letter == "q":
-            ctx.rel_curve_to(*quadratic(0, 0, *v))
-            x, y = x + v[2], y + v[3]
-        elif letter == "m":
-            ctx.rel_move_to(v[0], v[1])
-            x, y = x + v[0], y + v[1]
-        elif letter == "l":
-            ctx.rel_line_to(v[0], v[1])
-            x, y = x + v[0], y + v[1]
-        elif letter == "c":
-            ctx.rel_curve_to(*v)
-            x, y = x + v[4], y + v[5]
-        elif letter == "h":
-            ctx.rel_line_to(v[0], 0)
-            x = x + v[0]
-        elif letter == "v":
-            ctx.rel_line_to(0, v[0])
-            y = y + v[0]
-        elif first:  # z, Z
-            ctx.close_path()
-            x, y = first
-        last = letter
-    ctx.set_antialias(antialias.get(node.get("shape-rendering"), cairo.ANTIALIAS_DEFAULT))
-    rgba = surface.map_color(fill, fill_opacity)
-    if rgba[3] > 0:  # a transparent fill changes no pixel
-        ctx.save()
-        if node.get("fill-rule") == "evenodd":
-            ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
-        ctx.set_source_rgba(*rgba)
-        ctx.fill_preserve()
-        ctx.restore()
-    rgba = surface.map_color(stroke, stroke_opacity)
-    if rgba[3] > 0:
-        ctx.save()
-        ctx.set_line_width(line_width)
-        ctx.set_source_rgba(*rgba)
-        ctx.stroke()
-        ctx.restore()
-    else:
-        ctx.new_path()  # as the stroke would
-    ctx.restore()
-    return True
 
 
 class _LazySurface:
@@ -674,6 +532,12 @@ class _LazySurface:
 
 
 _Surface = _LazySurface()
+
+
+# -- plain paths ---------------------------------------------------------------------
+
+#: Draw plain ``<path>`` elements directly (see "Drawing"); ``False``: all by cairosvg.
+FAST_PATHS = True
 
 
 # -- encoding ------------------------------------------------------------------------
@@ -751,7 +615,37 @@ def _encoding(encoding: str) -> Encoding:
     return spec
 
 
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def _write_palette_png(image: Image.Image, compress: Callable[[bytes], bytes]) -> bytes:
+    """A ``P`` image as PNG, its rows unfiltered (as Pillow writes palette rows) and
+    deflated in one call of ``compress`` (a zlib stream, e.g. ``isal_zlib.compress``)."""
+    width, height = image.size
+    rows = Image.new("P", (width + 1, height), 0)  # each row starts with its filter byte, 0: none
+    rows.paste(image, (1, 0))
+    palette = bytes((image.getpalette() or [0, 0, 0])[: 3 * 256])
+    return b"".join((
+        _PNG_MAGIC,
+        _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _png_chunk(b"PLTE", palette),
+        _png_chunk(b"IDAT", compress(rows.tobytes())),
+        _png_chunk(b"IEND", b""),
+    ))
+
+
+def _isal_compress(level: int) -> Callable[[bytes], bytes]:
+    try:
+        from isal import isal_zlib
+    except ImportError as exc:
+        raise RenderError(f"isal is not usable: {exc}") from exc
+    return functools.partial(isal_zlib.compress, level=level)
+
+
 def _save(image: Image.Image, spec: Encoding) -> bytes:
+    if spec.deflate == "isal" and image.mode == "P":
+        return _write_palette_png(image, _isal_compress(spec.compress_level))
     out = io.BytesIO()
     image.save(
         out,

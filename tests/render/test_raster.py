@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image
 
 from pbem.errors import RenderError
-from pbem.render import png_size, raster, svg_to_png
+from pbem.render import plainpath, png_size, raster, svg_to_png
 from pbem.render.raster import ENCODINGS, document_colours, encode_png, rasterise
 
 SVG = (
@@ -169,9 +170,33 @@ def test_plain_paths_drawn_directly_give_cairosvgs_pixels(width: int | None, mon
 
 
 def test_plain_path_commands() -> None:
-    assert raster._plain_commands("M1,2h3 v-4.5Z m1-2") == [
+    assert plainpath.commands("M1,2h3 v-4.5Z m1-2") == [
         ("M", [1.0, 2.0]), ("h", [3.0]), ("v", [-4.5]), ("Z", []), ("m", [1.0, -2.0])
     ]
     # anything else is left to cairosvg
     for d in ("", "L1 2", "M1 2 3 4", "M1 2 L3", "M1e5 2", "M1.5.5 2", "M1 2 A1 1 0 0 1 3 4", "M1\x0c2", "M1 2 #"):
-        assert raster._plain_commands(d) is None, d
+        assert plainpath.commands(d) is None, d
+
+
+def _compressors() -> list[object]:
+    found: list[object] = [zlib.compress]
+    if raster.HAVE_ISAL:
+        found.append(raster._isal_compress(1))
+    return found
+
+
+@pytest.mark.parametrize("compress", _compressors())
+def test_own_palette_png_writer_gives_the_pixels_and_palette_back(compress: object) -> None:
+    image = raster._quantise(rasterise(SVG, 801), ENCODINGS["pal-z3"], document_colours(SVG))
+    png = raster._write_palette_png(image, compress)  # type: ignore[arg-type]
+    decoded = Image.open(io.BytesIO(png))
+    decoded.load()
+    assert decoded.format == "PNG" and decoded.mode == "P"
+    assert png_size(png) == decoded.size == image.size
+    assert decoded.tobytes() == image.tobytes()
+    assert decoded.getpalette() == image.getpalette()
+
+
+def test_the_default_encoding_is_a_palette_png_of_isal_if_installed() -> None:
+    assert raster.DEFAULT_ENCODING == ("pal-isal1" if raster.HAVE_ISAL else "pal-z3")
+    assert ENCODINGS[raster.DEFAULT_ENCODING].palette
