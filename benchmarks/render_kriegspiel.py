@@ -31,7 +31,7 @@ from pbem.games.kriegspiel.render import render_svg
 from pbem.render import cache, raster
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import first_map, line, time_it, whole_document  # noqa: E402 (the module beside this script)
+from _timing import first_map, line, time_cpu, time_it, whole_document  # noqa: E402 (the module beside this script)
 
 NORTH_TERRAIN = {
     "mountain": ["C10", "C11", "C12", "C13", "D10", "E10", "G10", "H10", "I10"],
@@ -240,6 +240,34 @@ def main(argv: list[str] | None = None) -> int:
     info = raster.STATIC_LAYERS.cache_info()
     print(f"  layer cache: {info.currsize} layers, {raster.STATIC_LAYERS.nbytes / 2**20:.1f} MiB,"
           f" {info.hits} hits, {info.misses} misses")
+
+    print("\nCPU time (time.process_time) of a warm 1600 px svg_to_png and its steps:")
+    cpu_runs = max(runs, 15)
+    med, best, _ = time_cpu(lambda: raster.svg_to_png(svg_text, 1600), cpu_runs)
+    line("svg_to_png", med, best)
+
+    def draw() -> None:
+        target, _pixels = raster._draw_document(svg_text, 1600, raster.DEFAULT_BACKGROUND, True)
+        target.finish()
+
+    med, best, _ = time_cpu(draw, cpu_runs)
+    line("  draw: cached board + dynamic part", med, best)
+    raster.FAST_PATHS = False
+    try:
+        med, best, _ = time_cpu(draw, cpu_runs)
+        line("  draw, every element by cairosvg", med, best)
+    finally:
+        raster.FAST_PATHS = True
+    target, pixels = raster._draw_document(svg_text, 1600, raster.DEFAULT_BACKGROUND, True)
+    try:
+        med, best, quantised = time_cpu(lambda: raster._quantise_surface(target, pixels, spec, hints), cpu_runs)
+        line("  quantise the surface's pixels", med, best)
+        med, best, _ = time_cpu(lambda: raster._quantise(raster._to_image(target, pixels, True), spec, hints), cpu_runs)
+        line("  copy into an RGB image, then quantise", med, best)
+    finally:
+        target.finish()
+    med, best, _ = time_cpu(lambda: raster._save(quantised, spec), cpu_runs)
+    line(f"  write the PNG ({raster.DEFAULT_ENCODING})", med, best)
 
     print("\nPNG encodings on the same pixels (1600 px), quantising included:")
     try:
