@@ -12,7 +12,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, or_, select
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm import make_transient_to_detached
+from sqlmodel import Session, col, select
 
 from pbem.core import registry
 from pbem.db.models import Game, Holder, InboundMail, Seat
@@ -48,24 +50,14 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
     """Process one raw mail exactly once. ``receipt``: the row `pbem.service.receipt.receive`
     wrote before the work started; the mail's own record is that row."""
     mail = read_mail(raw)
+    kept = atrest.redact_mail(raw, mail.text)  # kept without its secrets; processed whole
     with ctx.session() as session:
-        # the mail's own key and its receipt row, in one query
-        mine = InboundMail.dedupe_key == mail.dedupe_key
-        rows = session.exec(select(InboundMail).where(mine if receipt is None else or_(mine, InboundMail.id == receipt)))
-        found = {r.id: r for r in rows}
-        if any(r.dedupe_key == mail.dedupe_key for r in found.values()):
-            return _duplicate(ctx, session, receipt)
-        row = found.get(receipt) if receipt is not None else None
-        if row is None:
-            row = InboundMail(dedupe_key=mail.dedupe_key, received_at=ctx.now())
-        row.dedupe_key, row.message_id, row.sender = mail.dedupe_key, mail.message_id or "", mail.sender or ""
-        row.subject, row.size = mail.subject[:500], mail.size
-        row.raw = atrest.redact_mail(raw, mail.text)  # kept without its secrets; processed whole
-        session.add(row)
         try:
-            session.flush()
-        except IntegrityError:
+            row = _on_record(session, ctx, mail, kept, receipt)
+        except IntegrityError:  # the mail's own key is on record: it was processed already
             session.rollback()
+            row = None
+        if row is None:
             return _duplicate(ctx, session, receipt)
         try:
             result = _process(session, ctx, mail, row, raw)
@@ -79,6 +71,35 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
         session.commit()
     ctx.after_commit()
     return Handled(result.status, result.note, result.game_id, row.id, result.seat)
+
+
+#: The receipt row filled in with what the mail says (built once: see `_on_record`).
+_FILL = (update(InboundMail).where(col(InboundMail.id) == bindparam("row_id"))
+         .values({name: bindparam(f"new_{name}") for name in ("dedupe_key", "message_id", "sender", "subject", "size", "raw")})
+         .returning(col(InboundMail.received_at), col(InboundMail.status), col(InboundMail.game_id), col(InboundMail.note))
+         .execution_options(synchronize_session=False))
+
+
+def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, receipt: int | None) -> InboundMail | None:
+    """The mail's row, under its own dedupe key (flushed: a key on record already raises
+    IntegrityError); None when the key is found taken. The receipt row is filled in by one
+    UPDATE … RETURNING, the key's unique index being the duplicate check."""
+    fields: dict[str, Any] = {"dedupe_key": mail.dedupe_key, "message_id": mail.message_id or "", "sender": mail.sender or "",
+              "subject": mail.subject[:500], "size": mail.size, "raw": kept}
+    if receipt is not None:
+        got = session.execute(_FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}}).first()
+        if got is not None:  # the row as it now is, known without reading it
+            row = InboundMail(id=receipt, received_at=got[0], status=got[1], game_id=got[2], note=got[3], **fields)
+            make_transient_to_detached(row)
+            session.add(row)
+            return row
+    # no receipt row: the mail's own key, then a new row
+    if session.exec(select(InboundMail.id).where(InboundMail.dedupe_key == mail.dedupe_key)).first() is not None:
+        return None
+    row = InboundMail(received_at=ctx.now(), **fields)
+    session.add(row)
+    session.flush()
+    return row
 
 
 def _duplicate(ctx: Context, session: Session, receipt: int | None) -> Handled:
@@ -132,7 +153,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
                                                                  kinds=", ".join(registry.kinds())))
         return Handled("refused", "no GAME block")
     try:
-        game = store.get_game(session, env.game, lock=True)
+        game = store.get_game(session, env.game, lock=True, phase=True)  # orders read its phase
     except NotFoundError:
         reply.send(mail.sender, t("subject.refused", lang), t("reply.no_game", lang, game=quote(env.game, SHORT)))
         return Handled("refused", f"no game {quote(env.game, SHORT)}")

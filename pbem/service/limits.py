@@ -28,7 +28,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Select, func
+from sqlalchemy import Select, bindparam, func
 from sqlmodel import Session, col, select
 
 from pbem.db.models import OutboxMail, PressRow
@@ -55,13 +55,37 @@ def window_query(ctx: Context, kind: str, window: timedelta, address: str | None
     ``kind, lower(recipients_json), created_at`` for one address) and stopping at ``cap``
     rows: the cost of a check is bounded by the limit, not by the outbox's size or the hour's
     volume of mail."""
-    since = ctx.now() - window
+    return _window(kind, ctx.now() - window, None if address is None else _recipient(address), cap)
+
+
+def _recipient(address: str) -> str:
+    """How the outbox's ``recipients_json`` of a mail to ``address`` reads, lower-cased."""
+    return json.dumps([address.strip().lower()]).lower()
+
+
+def _window(kind: Any, since: Any, recipient: Any, cap: Any) -> Select[Any]:
+    """`window_query` of values, or of parameters (`_counts`)."""
     rows = select(OutboxMail.id).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since)
-    if address is not None:
-        rows = rows.where(func.lower(OutboxMail.recipients_json) == json.dumps([address.strip().lower()]).lower())
+    if recipient is not None:
+        rows = rows.where(func.lower(OutboxMail.recipients_json) == recipient)
     if cap is not None:
         rows = rows.limit(cap)
     return select(func.count()).select_from(rows.subquery())
+
+
+#: `allow`'s counts, one statement each for the caps it counts (by whether each is per
+#: address), built once: the statement cost more to build than to run.
+_COUNTS: dict[tuple[bool, ...], Select[Any]] = {}
+
+
+def _counts(per_address: tuple[bool, ...]) -> Select[Any]:
+    stmt = _COUNTS.get(per_address)
+    if stmt is None:
+        stmt = _COUNTS[per_address] = select(*(
+            _window(bindparam(f"kind{i}"), bindparam(f"since{i}"), bindparam(f"recipient{i}") if mine else None,
+                    bindparam(f"cap{i}")).scalar_subquery()
+            for i, mine in enumerate(per_address)))
+    return stmt
 
 
 def answers_in_window(session: Session, ctx: Context, kind: str, window: timedelta, address: str | None = None,
@@ -90,14 +114,25 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
                  "answers to unauthenticated mail from this address in the last day"))
     else:
         return True
-    for cap, window, who, what in caps:
-        if cap <= 0:
-            log.info("%s to %s suppressed: the limit is 0", kind, address)
-            return False
-        count = answers_in_window(session, ctx, kind, window, who, cap)
-        if count >= cap:
-            log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)
-            return False
+    counted = []  # the caps before the first one of 0, each counted (in one statement)
+    for entry in caps:
+        if entry[0] <= 0:
+            break
+        counted.append(entry)
+    if counted:  # one round trip for every answer sent, not one per cap
+        params: dict[str, Any] = {}
+        for i, (cap, window, who, _) in enumerate(counted):
+            params.update({f"kind{i}": kind, f"since{i}": ctx.now() - window, f"cap{i}": cap})
+            if who is not None:
+                params[f"recipient{i}"] = _recipient(who)
+        counts = session.execute(_counts(tuple(who is not None for _, _, who, _ in counted)), params).one()
+        for (cap, _, _, what), count in zip(counted, counts):
+            if count >= cap:
+                log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)
+                return False
+    if len(counted) < len(caps):
+        log.info("%s to %s suppressed: the limit is 0", kind, address)
+        return False
     return True
 
 

@@ -20,6 +20,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.db.models import InboundMail, Player
@@ -52,10 +53,18 @@ def receive(ctx: Context, raw: bytes) -> Receipt:
     """Put the mail on record before reading it (see the module's docstring)."""
     key = receipt_key(raw)
     with ctx.session() as session:
-        row = session.exec(select(InboundMail).where(InboundMail.dedupe_key == key)).first()
-        if row is None:
+        # a new mail (the usual case) is one INSERT; its key taken, the row on record decides
+        row = InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=PROCESSING)
+        session.add(row)
+        try:
+            session.commit()
+            return Receipt(row.id)
+        except IntegrityError:
+            session.rollback()
+        found = session.exec(select(InboundMail).where(InboundMail.dedupe_key == key)).first()
+        if found is None:  # the row on record was a receipt, dropped meanwhile: this one is new after all
             row = InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=PROCESSING)
-        elif row.status == PROCESSING:
+        elif (row := found).status == PROCESSING:
             log.warning("inbound mail %s was being processed when the daemon stopped: one more try", row.id)
             row.status = RETRYING
         elif row.status == RETRYING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import inspect
+from sqlalchemy import and_, bindparam, inspect
 from sqlmodel import Session, col, select
 
 from pbem.core import registry
@@ -15,13 +15,36 @@ from pbem.db.models import Game, PhaseRow, Player, Seat, SheetRow
 from pbem.errors import NotFoundError
 
 
-def get_game(session: Session, game_id: str, lock: bool = False) -> Game:
-    stmt = select(Game).where(Game.id == game_id.strip().lower())
-    if lock:
-        stmt = stmt.with_for_update()
-    game = session.exec(stmt).first()
-    if game is None:
+# The statements of every order mail, built once (building one costs more than running it
+# on SQLite); each takes its values as parameters.
+_GAME_PHASE = (select(Game, PhaseRow).where(Game.id == bindparam("game_id"))
+               .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq)))
+_GAME_PHASE_LOCKED = _GAME_PHASE.with_for_update(of=Game)  # the game's lock, as without the phase
+_PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.seq == bindparam("seq"))
+_SEAT = select(Seat).where(Seat.game_id == bindparam("game_id"), Seat.name == bindparam("name"))
+_SHEET_ON_FILE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.phase_seq == bindparam("seq"),
+                                         SheetRow.seat == bindparam("seat"), col(SheetRow.superseded).is_(False))
+                  .order_by(col(SheetRow.id).desc()))
+_PLAYER = select(Player).where(Player.address == bindparam("address"))
+
+
+def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = False) -> Game:
+    """The game (``lock``: its row locked for the transaction). ``phase``: its current
+    phase read in the same statement, for `current_phase` to find without a query."""
+    if not phase:
+        stmt = select(Game).where(Game.id == game_id.strip().lower())
+        if lock:
+            stmt = stmt.with_for_update()
+        game = session.exec(stmt).first()
+        if game is None:
+            raise NotFoundError(f"no game with id {game_id!r}")
+        return game
+    found = session.exec(_GAME_PHASE_LOCKED if lock else _GAME_PHASE, params={"game_id": game_id.strip().lower()}).first()
+    if found is None:
         raise NotFoundError(f"no game with id {game_id!r}")
+    game, row = found
+    if row is not None:
+        session.info.setdefault(_PHASES, {})[(game.id, row.seq)] = row
     return game
 
 
@@ -46,11 +69,21 @@ def seats(session: Session, game_id: str) -> list[Seat]:
 
 
 def seat(session: Session, game_id: str, name: str) -> Seat | None:
-    return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == name.strip().lower())).first()
+    return session.exec(_SEAT, params={"game_id": game_id, "name": name.strip().lower()}).first()
+
+
+#: Where a session keeps the phases `get_game` read with their game, by (game, seq).
+_PHASES = "pbem.phases"
 
 
 def current_phase(session: Session, game: Game) -> PhaseRow | None:
-    return session.exec(select(PhaseRow).where(PhaseRow.game_id == game.id, PhaseRow.seq == game.phase_seq)).first()
+    known = session.info.get(_PHASES)
+    if known:
+        row = known.get((game.id, game.phase_seq))
+        if row is not None and row in session and inspect(row).persistent \
+                and row.game_id == game.id and row.seq == game.phase_seq:
+            return row
+    return session.exec(_PHASE, params={"game_id": game.id, "seq": game.phase_seq}).first()
 
 
 def phases(session: Session, game_id: str) -> list[PhaseRow]:
@@ -58,10 +91,7 @@ def phases(session: Session, game_id: str) -> list[PhaseRow]:
 
 
 def sheet_on_file(session: Session, game_id: str, seq: int, seat_name: str) -> SheetRow | None:
-    stmt = (select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.phase_seq == seq,
-                                   SheetRow.seat == seat_name, col(SheetRow.superseded).is_(False))
-            .order_by(col(SheetRow.id).desc()))
-    return session.exec(stmt).first()
+    return session.exec(_SHEET_ON_FILE, params={"game_id": game_id, "seq": seq, "seat": seat_name}).first()
 
 
 def sheets_of_phase(session: Session, game_id: str, seq: int) -> list[SheetRow]:
@@ -84,7 +114,7 @@ def player_at(session: Session, address: str) -> Player | None:
     player = known.get(addr)
     if player is not None and player in session and inspect(player).persistent and player.address == addr:
         return player
-    player = session.exec(select(Player).where(Player.address == addr)).first()
+    player = session.exec(_PLAYER, params={"address": addr}).first()
     if player is not None:
         known[addr] = player
     else:
