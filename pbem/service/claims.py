@@ -49,6 +49,14 @@ def claim_game(session: Session, game_id: str) -> Game | None:
     return session.exec(stmt).first()
 
 
+def locking(session: Session, stmt: Any, of: Any) -> Any:
+    """``stmt`` locking its rows of ``of`` for this transaction; rows another worker holds are
+    skipped, not waited for (PostgreSQL), as `claim_game` does."""
+    if shared(session.get_bind().engine):
+        return stmt.with_for_update(skip_locked=True, of=of)
+    return stmt.with_for_update(of=of)
+
+
 def once_at_a_time(session: Session, kind: int) -> bool:
     """True when this transaction may run the job ``kind``; False: another worker runs it now."""
     if not shared(session.get_bind().engine):

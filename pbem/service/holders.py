@@ -18,8 +18,8 @@ from typing import Callable, Iterable
 
 from sqlmodel import Session, col, select
 
-from pbem.db.models import Game, Holder, Player, Seat
-from pbem.service import mailer, store
+from pbem.db.models import Game, Holder, OutboxMail, Player, Seat
+from pbem.service import mailer, store, threads, tokens
 from pbem.service.context import Context
 from pbem.service.secrets import hash_secret, new_secret
 
@@ -46,7 +46,11 @@ def active(session: Session, seat: Seat) -> list[Holder]:
 def recipients(session: Session, seat: Seat) -> list[Holder]:
     """Who receives the seat's mail: its active holders; when all have left (the seat is
     abandoned), the last one to leave, as a lone player kept the reports after LEAVE."""
-    rows = _of_seat(session, seat)
+    return _recipients(_of_seat(session, seat))
+
+
+def _recipients(rows: list[Holder]) -> list[Holder]:
+    """`recipients` among the seat's holders ``rows`` (by id)."""
     current = [h for h in rows if h.status == ACTIVE]
     if current:
         return current
@@ -111,17 +115,75 @@ def make(session: Session, ctx: Context, seat: Seat, address: str, language: str
 
 
 def tell(session: Session, ctx: Context, game: Game, seat: Seat, subject: Text, text: Text, *,
-         kind: str = "notice", turn: int | None = None, skip: Iterable[Holder] = ()) -> int:
+         kind: str = "notice", turn: int | None = None, skip: Iterable[Holder] = (),
+         roster: Roster | None = None) -> int:
     """Queue one mail per recipient of the seat, each in its holder's language and in the
     seat's thread (a player of two seats has one per seat); returns how many. ``skip``:
-    holders who get a mail of their own instead (the sender of orders)."""
+    holders who get a mail of their own instead (the sender of orders). ``roster``: the
+    game's holders read once for several seats' mails (`Roster`)."""
     skipped = {h.id for h in skip}
     sent = 0
-    for holder in recipients(session, seat):
+    for holder in roster.recipients(seat) if roster is not None else recipients(session, seat):
         if holder.id in skipped:
             continue
         lang = holder.language
         mailer.queue(session, ctx, to=holder.address, subject=mailer.subject(game, subject(lang), turn, lang),
-                     text=text(lang), kind=kind, game=game, seat=seat.name)
+                     text=text(lang), kind=kind, game=game, seat=seat.name, roster=roster)
         sent += 1
     return sent
+
+
+class Roster:
+    """Every holder of one game with its seat, read in one query for a batch of mails about the
+    game (a turn's notices, its reports): each seat's `recipients`, each mail's thread root
+    (`threads.root_for`), whether the root is used (`threads.taken`) and its Reply-To
+    (`tokens.reply_to_for`) come from it, the same answers without a few queries a mail
+    (issue 17, the deadline storm). Made for one batch in one transaction: a holder added
+    after it was read is not in it, and the mails of the batch go through it (`mailer.queue`),
+    so that the roots they use are known."""
+
+    def __init__(self, session: Session, game: Game, domain: str) -> None:
+        self.session, self.game, self.domain = session, game, domain
+        self._of_seat: dict[int, list[Holder]] = {}
+        self._at: dict[str, list[tuple[Holder, Seat]]] = {}
+        stmt = select(Holder, Seat).where(Holder.game_id == game.id, Holder.seat_id == Seat.id).order_by(col(Holder.id))
+        for holder, seat in session.exec(stmt):
+            self._of_seat.setdefault(holder.seat_id, []).append(holder)
+            self._at.setdefault(holder.address, []).append((holder, seat))
+        self._used: set[str] | None = None
+
+    def recipients(self, seat: Seat) -> list[Holder]:
+        return _recipients(self._of_seat.get(seat.id, [])) if seat.id is not None else []
+
+    def root(self, address: str, seat_name: str | None = None) -> str | None:
+        """`threads.root_for` of a mail to ``address`` (about ``seat_name``)."""
+        rows = self._at.get(address.strip().lower(), [])
+        if seat_name is not None:
+            rows = [r for r in rows if r[1].name == seat_name]
+        if len(rows) != 1 or rows[0][0].id is None:
+            return None
+        holder, seat = rows[0]
+        assert holder.id is not None
+        return threads.root_id(self.game, seat.name, holder.id, self.domain)
+
+    def taken(self, root: str) -> bool:
+        """`threads.taken`: the game's roots already queued are read once, at the first question."""
+        if self._used is None:
+            roots = {threads.root_id(self.game, seat.name, holder.id, self.domain)
+                     for rows in self._at.values() for holder, seat in rows if holder.id is not None}
+            self._used = set(self.session.exec(select(OutboxMail.message_id).where(
+                col(OutboxMail.message_id).in_(sorted(roots))))) if roots else set()
+        return root in self._used
+
+    def use(self, root: str) -> None:
+        """A mail of the batch was queued with ``root`` as its Message-ID."""
+        self.taken(root)
+        assert self._used is not None
+        self._used.add(root)
+
+    def reply_to(self, ctx: Context, to: str) -> str | None:
+        """`tokens.reply_to_for` a mail to ``to``."""
+        if not ctx.config.security.reply_tokens:
+            return None
+        rows = [h for h, _ in self._at.get(to.lower(), []) if h.status != REMOVED]
+        return tokens.reply_address(self.session, ctx, rows[0]) if len(rows) == 1 else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email.utils
 import json
-from typing import Literal, Sequence
+from typing import TYPE_CHECKING, Literal, Sequence
 
 from sqlmodel import Session
 
@@ -17,6 +17,9 @@ from pbem.db.models import Game
 from pbem.mail.compose import Attachment, compose
 from pbem.service import outbox, threads, tokens
 from pbem.service.context import Context
+
+if TYPE_CHECKING:
+    from pbem.service.holders import Roster
 
 
 def subject(game: Game | None, what: str, turn: int | None = None, lang: str = "en") -> str:
@@ -47,18 +50,26 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
           game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
           references: Sequence[str] = (),
           auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated",
-          reply_to: str | None = None, seat: str | None = None) -> str:
+          reply_to: str | None = None, seat: str | None = None, roster: Roster | None = None) -> str:
     """Compose and enqueue one mail. With ``security.reply_tokens`` a mail to a seat's
     address carries ``Reply-To: <the seat's token address>`` (unless ``reply_to`` is given).
     A mail to a seat's player joins the seat's thread (`pbem.service.threads`): the first one
     (the welcome) is its root, the others name the root first in References; ``seat`` says
-    which seat where the player holds two in one game."""
-    reply_to = reply_to or tokens.reply_to_for(session, ctx, game, to)
+    which seat where the player holds two in one game. ``roster``: ``game``'s holders read
+    once for a batch of mails (`pbem.service.holders.Roster`), the same answers."""
     own_id: str | None = None
-    root = threads.root_for(session, game, to, ctx.config.server.domain, seat) if game is not None else None
+    if roster is not None and game is not None:
+        reply_to = reply_to or roster.reply_to(ctx, to)
+        root = roster.root(to, seat)
+    else:
+        reply_to = reply_to or tokens.reply_to_for(session, ctx, game, to)
+        root = threads.root_for(session, game, to, ctx.config.server.domain, seat) if game is not None else None
     if root is not None:
-        if in_reply_to is None and not references and not threads.taken(session, root):
+        if in_reply_to is None and not references and not (
+                roster.taken(root) if roster is not None else threads.taken(session, root)):
             own_id = root
+            if roster is not None:
+                roster.use(root)
         else:
             in_reply_to, references = in_reply_to or root, [root, *references]
     message_id, raw = compose(

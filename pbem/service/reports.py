@@ -25,14 +25,14 @@ from pbem.core.dice import Roll
 from pbem.core.i18n import Catalog
 from pbem.core.purposes import purpose_text
 from pbem.core.rules import Rules, View, roll_notes, seat_label
-from pbem.db.models import Game, PhaseRow, ReportJob, RollRow, Seat
+from pbem.db.models import Game, PhaseRow, Player, ReportJob, RollRow, Seat, SheetRow
 from pbem.faults import checkpoint
 from pbem.mail.compose import Attachment
 from pbem.service import calendar, holders, mailer, observers, store
 from pbem.service.context import Context
 from pbem.service.plurals import listed, tn
 from pbem.service.texts import t, text_of
-from pbem.service.timefmt import show, zone_of
+from pbem.service.timefmt import show
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,30 @@ def step_in_turn(session: Session, row: PhaseRow) -> int:
                                                       col(PhaseRow.seq) <= row.seq)).all())
 
 
+def _step_among(every: Sequence[PhaseRow], row: PhaseRow) -> int:
+    """`step_in_turn` of ``row`` from every phase of its game, read already."""
+    return sum(1 for r in every if r.turn == row.turn and r.seq <= row.seq)
+
+
+def _filed(session: Session, game_id: str, first: int, last: int) -> dict[int, list[SheetRow]]:
+    """`store.sheets_of_phase` of the phases ``first`` to ``last``, in one query."""
+    out: dict[int, list[SheetRow]] = {seq: [] for seq in range(first, last + 1)}
+    stmt = (select(SheetRow).where(SheetRow.game_id == game_id, col(SheetRow.phase_seq) >= first,
+                                   col(SheetRow.phase_seq) <= last, col(SheetRow.superseded).is_(False))
+            .order_by(col(SheetRow.id)))
+    for row in session.exec(stmt):
+        out.setdefault(row.phase_seq, []).append(row)
+    return out
+
+
+def _zones(session: Session, game: Game, addresses: Sequence[str]) -> dict[str, str]:
+    """`timefmt.zone_of` of each address, the players read in one query."""
+    wanted = {a: a.strip().lower() for a in addresses}
+    own = {p.address: p.timezone for p in session.exec(
+        select(Player).where(col(Player.address).in_(sorted(set(wanted.values())))))} if wanted else {}
+    return {a: own.get(addr, "") or game.timezone for a, addr in wanted.items()}
+
+
 def report_what(rules: Rules, state: Any, resolved: Sequence[PhaseRow], nxt: PhaseRow | None, final: bool,
                 lang: str) -> str:
     """The subject's words after ``turn N —``: whose orders the report resolves (N is their
@@ -131,37 +155,45 @@ def pending(ctx: Context, game_id: str | None = None) -> list[int]:
 def prepare(ctx: Context, job_id: int) -> Prepared | None:
     """Everything but the pictures; None when the job is already done."""
     with ctx.session() as session:
-        job = session.get(ReportJob, job_id)
-        if job is None or job.status != "pending":
+        found = session.exec(select(ReportJob, Game).where(ReportJob.id == job_id, Game.id == ReportJob.game_id)).first()
+        if found is None or found[0].status != "pending":
             return None
-        game = store.get_game(session, job.game_id)
+        job, game = found
         rules = store.rules_of(game)
-        rows = [r for r in store.phases(session, game.id) if job.first_seq <= r.seq <= job.last_seq + 1]
+        every = store.phases(session, game.id)
+        rows = [r for r in every if job.first_seq <= r.seq <= job.last_seq + 1]
         resolved = [r for r in rows if r.seq <= job.last_seq]
         nxt = next((r for r in rows if r.seq == job.last_seq + 1), None)
+        step = _step_among(every, resolved[-1])
         state = rules.decode_state(json.loads(resolved[-1].state_json))
         rolls = [Roll(r.counter, r.phase_seq, r.purpose, r.sides, r.value) for r in session.exec(
             select(RollRow).where(RollRow.game_id == game.id, col(RollRow.phase_seq) >= job.first_seq,
                                   col(RollRow.phase_seq) <= job.last_seq).order_by(col(RollRow.counter)))]
+        filed = _filed(session, game.id, job.first_seq, job.last_seq)
         final = nxt is None and game.status == "finished"
         out = Prepared(job_id, game.id)
-        for seat in store.seats(session, game.id):
+        seats = store.seats(session, game.id)
+        roster = holders.Roster(session, game, ctx.config.server.domain)
+        recipients = {seat.name: roster.recipients(seat) for seat in seats}  # a team: each player in their language
+        zones = _zones(session, game, [h.address for rows_ in recipients.values() for h in rows_])
+        for seat in seats:
             view = rules.view(state, seat.name)
-            for holder in holders.recipients(session, seat):  # a team: each player in their language
+            for holder in recipients[seat.name]:
                 lang = holder.language
                 key = mailer.map_key(view, lang)
                 if key not in out.svgs:
                     out.svgs[key] = rules.render({**view, "lang": lang})
                 what = report_what(rules, state, resolved, nxt, final, lang)
                 text = report_text(session, ctx, game, rules, seat, view, state, resolved, rolls, nxt, final, lang,
-                                   zone=zone_of(session, game, holder.address))
+                                   zone=zones[holder.address], filed=filed, step=step)
                 out.drafts.append(Draft(seat.name, holder.address, mailer.subject(game, what, resolved[-1].turn, lang),
-                                        text, view, key,
-                                        stem(resolved[-1].turn, seat.name, step_in_turn(session, resolved[-1])),
+                                        text, view, key, stem(resolved[-1].turn, seat.name, step),
                                         calendar.attachment(ctx, game, nxt, lang)))
-        # the observers' reports, from the spectator view, held back by the game's delay
-        drafts, out.observed = observers.drafts(session, ctx, game, rules, job.last_seq, final, out.svgs)
-        out.drafts += drafts
+        # the observers' reports, from the spectator view, held back by the game's delay (a game
+        # nobody watches has none: asked first in one query, as drafts would read its phases twice)
+        if observers.of_game(session, game.id):
+            drafts, out.observed = observers.drafts(session, ctx, game, rules, job.last_seq, final, out.svgs)
+            out.drafts += drafts
         return out
 
 
@@ -169,14 +201,16 @@ def finish(ctx: Context, prepared: Prepared, pngs: dict[str, bytes]) -> bool:
     """Queue the report mails and mark the job done, in one transaction."""
     checkpoint("reports.before-finish")
     with ctx.session() as session:
-        job = session.exec(select(ReportJob).where(ReportJob.id == prepared.job_id).with_for_update()).first()
-        if job is None or job.status != "pending":
+        found = session.exec(select(ReportJob, Game).where(ReportJob.id == prepared.job_id,
+                                                           Game.id == ReportJob.game_id).with_for_update(of=ReportJob)).first()
+        if found is None or found[0].status != "pending":
             return False  # another worker finished it
-        game = store.get_game(session, prepared.game_id)
+        job, game = found
+        roster = holders.Roster(session, game, ctx.config.server.domain)  # the thread roots, read once
         for d in prepared.drafts:
             mailer.queue(session, ctx, to=d.address, subject=d.subject, text=d.text, kind=d.kind, game=game,
                          attachments=[*mailer.attachments(game, d.view, d.stem, pngs[d.key]), *d.extra],
-                         seat=d.seat or None)
+                         seat=d.seat or None, roster=roster)
         if prepared.observed:
             observers.mark_seen(session, prepared.observed)
         job.status, job.done_at = "done", ctx.now()
@@ -232,8 +266,11 @@ def _draw(fn: Callable[..., bytes], svg: str, width: int) -> bytes:
 
 def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: Seat, view: dict[str, Any],
                 state: Any, resolved: Sequence[PhaseRow], rolls: Sequence[Roll], nxt: PhaseRow | None,
-                final: bool, lang: str, zone: str | None = None) -> str:
-    """One holder's report; ``zone``: the reader's (default: the game's)."""
+                final: bool, lang: str, zone: str | None = None, *,
+                filed: Mapping[int, Sequence[SheetRow]] | None = None, step: int | None = None) -> str:
+    """One holder's report; ``zone``: the reader's (default: the game's). ``filed`` (the
+    sheets of the resolved phases by phase) and ``step`` (`step_in_turn` of the last one):
+    read once for every report of the job."""
     lines = [t("report.head", lang, name=game.name, title=rules.info.title, game=game.id,
                seat=seat_label(rules, seat.name, lang)), ""]
     done = list(dict.fromkeys(s for r in resolved for s in store.awaiting(r)))
@@ -241,16 +278,18 @@ def report_text(session: Session, ctx: Context, game: Game, rules: Rules, seat: 
         lines += [tn("report.resolved", len(done), lang, turn=resolved[-1].turn,
                      seats=listed([seat_label(rules, s, lang) for s in done], lang)), ""]
     for row in resolved:
-        for filed in store.sheets_of_phase(session, game.id, row.seq):
-            if filed.source == "default":
-                lines.append(t("report.defaulted", lang, seat=filed.seat, turn=row.turn,
-                               orders=filed.canonical.replace("\n", "; ") or "—"))
+        for sheet in filed[row.seq] if filed is not None else store.sheets_of_phase(session, game.id, row.seq):
+            if sheet.source == "default":
+                lines.append(t("report.defaulted", lang, seat=sheet.seat, turn=row.turn,
+                               orders=sheet.canonical.replace("\n", "; ") or "—"))
     lines += [rules.describe(view, lang), "", t("section.dice", lang)]
     lines += ["  " + r for r in rolls_text(rolls, lang, sealed_rolls(game, rules), rules.catalog,
                                                roll_notes(rules, view, rolls, lang))]
     lines.append("")
     lines.append(t("report.chain", lang, hash=resolved[-1].hash[:16], commitment=game.commitment))
-    name = f"{game.id}-{stem(resolved[-1].turn, seat.name, step_in_turn(session, resolved[-1]))}"
+    if step is None:
+        step = step_in_turn(session, resolved[-1])
+    name = f"{game.id}-{stem(resolved[-1].turn, seat.name, step)}"
     lines.append(t("report.attached", lang, png=f"{name}.png", json=f"{name}.json"))
     if final:
         lines += ["", t("report.finished", lang), t("report.seed", lang, seed=game.seed_hex, commitment=game.commitment)]

@@ -69,14 +69,25 @@ def file_sheet(session: Session, ctx: Context, game: Game, rules: Rules, seq: in
                                                    SheetRow.seat == sheet.seat, col(SheetRow.superseded).is_(False))):
         old.superseded = True
         session.add(old)
-    canonical = sheet.canonical()
-    row = SheetRow(game_id=game.id, phase_seq=seq, seat=sheet.seat, raw_text=raw_text,
-                   orders_json=canonical_json(rules.encode_orders(sheet.orders)), canonical=canonical,
-                   receipt=receipt(game.id, seq, sheet.seat, canonical), source=source, sender=sender,
-                   inbound_id=inbound_id, received_at=ctx.now(), mail_date=mail_date)
+    row = _sheet_row(ctx, game, rules, seq, sheet, raw_text=raw_text, source=source, sender=sender,
+                     inbound_id=inbound_id, mail_date=mail_date)
     session.add(row)
     session.flush()
     return row
+
+
+def _sheet_row(ctx: Context, game: Game, rules: Rules, seq: int, sheet: Sheet, *, raw_text: str, source: str,
+               sender: str = "", inbound_id: int | None = None, mail_date: datetime | None = None) -> SheetRow:
+    canonical = sheet.canonical()
+    return SheetRow(game_id=game.id, phase_seq=seq, seat=sheet.seat, raw_text=raw_text,
+                    orders_json=canonical_json(rules.encode_orders(sheet.orders)), canonical=canonical,
+                    receipt=receipt(game.id, seq, sheet.seat, canonical), source=source, sender=sender,
+                    inbound_id=inbound_id, received_at=ctx.now(), mail_date=mail_date)
+
+
+def _on_file(session: Session, game: Game, seq: int) -> dict[str, SheetRow]:
+    """`store.sheet_on_file` of every seat of phase ``seq``, in one query: each seat's latest sheet."""
+    return {r.seat: r for r in store.sheets_of_phase(session, game.id, seq)}
 
 
 def _seat_rows(session: Session, game: Game) -> dict[str, Seat]:
@@ -103,22 +114,26 @@ def resolve_if_ready(session: Session, ctx: Context, game: Game) -> bool:
     return True
 
 
-def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
+def resolve(session: Session, ctx: Context, game: Game, current: PhaseRow | None = None) -> list[PhaseRow]:
     """Resolve the open phase (defaults for the seats that sent nothing), then any
-    phase that awaits nobody; record the report job for them (see `reports`)."""
+    phase that awaits nobody; record the report job for them (see `reports`).
+    ``current``: the open phase's row, when the caller read it already in this transaction."""
     rules = store.rules_of(game)
     seats = _seat_rows(session, game)
     resolved: list[PhaseRow] = []
     missed: list[str] = []
+    roster: holders.Roster | None = None  # the holders, read once when a notice goes out
     seed = bytes.fromhex(game.seed_hex)
     while True:
         state = store.state_of(game)
         phase = rules.phase(state)
-        row = store.current_phase(session, game)
+        row = (current if current is not None and current.game_id == game.id and current.seq == game.phase_seq
+               else store.current_phase(session, game))
         assert row is not None, f"game {game.id} has no open phase {game.phase_seq}"
         sheets: dict[str, Sheet] = {}
+        on_file = _on_file(session, game, row.seq)
         for seat_name in phase.awaiting:
-            filed = store.sheet_on_file(session, game.id, row.seq, seat_name)
+            filed = on_file.get(seat_name)
             if filed is not None:
                 sheets[seat_name] = Sheet(seat_name, rules.decode_orders(json.loads(filed.orders_json)))
                 if filed.source == "mail" and seat_name in seats:
@@ -126,10 +141,13 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
                 continue
             sheet = rules.default_orders(state, seat_name)
             sheets[seat_name] = sheet
-            file_sheet(session, ctx, game, rules, row.seq, sheet, raw_text="", source="default")
+            # file_sheet without its search for an earlier sheet: the seat has none on file
+            session.add(_sheet_row(ctx, game, rules, row.seq, sheet, raw_text="", source="default"))
             if seat_name in seats and seats[seat_name].status == "active":
                 missed.append(seat_name)
-        _apply_misses(session, ctx, game, seats, missed)
+        if missed and roster is None:
+            roster = holders.Roster(session, game, ctx.config.server.domain)
+        _apply_misses(session, ctx, game, seats, missed, roster)
         missed = []
         canon = {s: sheets[s].canonical() for s in sorted(sheets)}
         row.orders_digest = orders_digest(canon)
@@ -179,7 +197,8 @@ def resolve(session: Session, ctx: Context, game: Game) -> list[PhaseRow]:
     return resolved
 
 
-def abandon(session: Session, ctx: Context, game: Game, seat: Seat, reason: str = "misses") -> None:
+def abandon(session: Session, ctx: Context, game: Game, seat: Seat, reason: str = "misses",
+            roster: holders.Roster | None = None) -> None:
     """The seat is abandoned: everybody is told; from now on its default orders apply at
     once (a phase awaiting only abandoned seats resolves without waiting)."""
     seat.status = "abandoned"
@@ -188,54 +207,98 @@ def abandon(session: Session, ctx: Context, game: Game, seat: Seat, reason: str 
     key = "notice.abandoned" if reason == "misses" else "notice.left"
     for other in store.seats(session, game.id):
         holders.tell(session, ctx, game, other, lambda lang: t("subject.abandoned", lang),
-                     lambda lang: t(key, lang, game=game.id, seat=seat.name, misses=seat.misses))
+                     lambda lang: t(key, lang, game=game.id, seat=seat.name, misses=seat.misses), roster=roster)
     session.flush()
     if reason != "misses":
         resolve_if_ready(session, ctx, game)
 
 
-def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, Seat], missed: list[str]) -> None:
+def _apply_misses(session: Session, ctx: Context, game: Game, seats: dict[str, Seat], missed: list[str],
+                  roster: holders.Roster | None = None) -> None:
     pol = _policy(game)
+    for name in missed:  # every count first: the seats' rows are written in one statement
+        seats[name].misses += 1
     for name in missed:
         seat = seats[name]
-        seat.misses += 1
         if seat.misses >= int(pol.get("abandon_after", 3)):
-            abandon(session, ctx, game, seat)
+            abandon(session, ctx, game, seat, roster=roster)
         elif seat.misses >= int(pol.get("warn_after", 1)):
             left = int(pol.get("abandon_after", 3)) - seat.misses
             holders.tell(session, ctx, game, seat, lambda lang: t("subject.missed", lang),
-                         lambda lang: t("notice.missed", lang, game=game.id, seat=name, misses=seat.misses, left=left))
+                         lambda lang: t("notice.missed", lang, game=game.id, seat=name, misses=seat.misses, left=left),
+                         roster=roster)
         session.add(seat)
+
+
+def _due(ctx: Context, game: Game, row: PhaseRow) -> bool:
+    """The phase's deadline plus the game's grace has passed."""
+    return _due_at(ctx, game.policy_json, row.deadline)
+
+
+def _due_at(ctx: Context, policy_json: str | None, deadline: datetime | None) -> bool:
+    grace = parse_duration(dict(json.loads(policy_json or "{}")).get("grace", "0h"))
+    return deadline is not None and deadline + grace <= ctx.now()
 
 
 def due_phases(session: Session, ctx: Context) -> list[tuple[Game, PhaseRow]]:
     """Open phases of active games whose deadline (plus grace) has passed."""
-    out = []
     stmt = select(Game, PhaseRow).where(Game.status == "active", PhaseRow.game_id == Game.id,
                                         PhaseRow.seq == Game.phase_seq, col(PhaseRow.resolved_at).is_(None))
-    for game, row in session.exec(stmt):
-        grace = parse_duration(_policy(game).get("grace", "0h"))
-        if row.deadline is not None and row.deadline + grace <= ctx.now():
-            out.append((game, row))
-    return out
+    return [(game, row) for game, row in session.exec(stmt) if _due(ctx, game, row)]
+
+
+#: How many due games one claim looks among (`_claim_next_due`): its cost on the database
+#: grows with it, not with the number of games due.
+_CHUNK = 16
+
+
+def _due_ids(session: Session, ctx: Context) -> list[str]:
+    """The games whose open phase is due (`due_phases`), by id: the ids and what decides, not the rows."""
+    stmt = select(Game.id, Game.policy_json, PhaseRow.deadline).where(
+        Game.status == "active", PhaseRow.game_id == Game.id, PhaseRow.seq == Game.phase_seq,
+        col(PhaseRow.resolved_at).is_(None), col(PhaseRow.deadline) <= ctx.now())
+    return sorted(game_id for game_id, policy, deadline in session.exec(stmt) if _due_at(ctx, policy, deadline))
+
+
+def _claim_next_due(session: Session, ctx: Context, among: Sequence[str],
+                    after: str | None) -> tuple[Game, PhaseRow] | None:
+    """The first game of ``among`` after ``after`` (by id) whose open phase is still due, its row
+    locked for this transaction: a game another worker is resolving is skipped, not waited for
+    (`claims.locking`), and one resolved meanwhile no longer matches."""
+    stmt = select(Game, PhaseRow).where(col(Game.id).in_(among), Game.status == "active",
+                                        PhaseRow.game_id == Game.id, PhaseRow.seq == Game.phase_seq,
+                                        col(PhaseRow.resolved_at).is_(None), col(PhaseRow.deadline) <= ctx.now())
+    if after is not None:
+        stmt = stmt.where(col(Game.id) > after)
+    found = session.exec(claims.locking(session, stmt.order_by(col(Game.id)).limit(1), Game)).first()
+    return (found[0], found[1]) if found is not None else None
 
 
 def resolve_due(ctx: Context) -> int:
-    """The deadline job: resolve every phase whose time is up. One transaction per game.
-    Deadlines inside a player's announced absence move first (`pbem.service.absences`)."""
+    """The deadline job: resolve every phase whose time is up. One transaction per game,
+    which finds and locks its game among the next few due in one statement: workers sharing
+    a storm each take the next game no other holds, and none tries again the games the
+    others resolved. Deadlines inside a player's announced absence move first
+    (`pbem.service.absences`)."""
     absences.apply(ctx)
     with ctx.session() as session:
-        due = [(g.id, r.seq) for g, r in due_phases(session, ctx)]
+        due = _due_ids(session, ctx)
     count = 0
-    for game_id, seq in due:
-        with ctx.session() as session:
-            game = claims.claim_game(session, game_id)  # None: another worker resolves it
-            if game is None or game.status != "active" or game.phase_seq != seq:
-                continue  # resolved meanwhile
-            log.info("game %s: deadline of phase %d passed; resolving with default orders", game_id, seq)
-            resolve(session, ctx, game)
-            session.commit()
-            count += 1
+    for start in range(0, len(due), _CHUNK):
+        among, after = due[start:start + _CHUNK], None
+        while True:
+            with ctx.session() as session:
+                found = _claim_next_due(session, ctx, among, after)
+                if found is None:
+                    break  # the rest of these: resolved or held by others
+                game, row = found
+                after = game.id
+                if not _due(ctx, game, row):
+                    continue  # moved meanwhile: the lock goes with the transaction
+                log.info("game %s: deadline of phase %d passed; resolving with default orders", game.id, row.seq)
+                resolve(session, ctx, game, row)
+                session.commit()
+                count += 1
     if count:
         ctx.after_commit()
     return count
