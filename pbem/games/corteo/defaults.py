@@ -68,7 +68,7 @@ def _setup_potere(p: "Planner") -> None:
     if sc is not None:
         # D: the scenario's order of service, row by row, on the places each row names.
         where = {"objective": objectives, "vigili": gates + near_start + list(city().hexes), "caserma": barracks,
-                 "square": list(city().place_hexes(sc.square)) if sc.square else [], "near": barracks + _around(barracks)}
+                 "square": list(city().place_hexes(sc.square)) if sc.square else [], "near": barracks + list(_around_barracks())}
         for row in sc.setup:
             done = 0
             for uid in [u for u in b.ids(POTERE) if b.type(u).kind == row.kind and b.loc(u) == RESERVE
@@ -103,6 +103,12 @@ def _potere_places() -> tuple[tuple[Hex, ...], ...]:
                         key=lambda h: (h.row + h.col, h))
     barracks = [h for c in sorted(city().caserme, key=lambda c: c.number) for h in c.hexes]
     return tuple(objectives), tuple(gates), tuple(near_start), tuple(barracks)
+
+
+@cache
+def _around_barracks() -> tuple[Hex, ...]:
+    """``_around`` the barracks (the City's, computed once)."""
+    return tuple(_around(list(_potere_places()[3])))
 
 
 def _around(hexes: list[Hex]) -> list[Hex]:
@@ -187,41 +193,41 @@ def _combats(p: "Planner") -> None:
     free_mine = [g for g in _groups(b, mine) if not set(g) & p.engaged]
     free_theirs = [g for g in _groups(b, theirs) if not set(g) & p.engaged]
     used: set[str] = set()
-    reach: dict[int, set[Hex]] = {}
-    hexes: dict[int, list[Hex]] = {}
-    seen = [b.version]
+    mine_sets = [set(g) for g in free_mine]
+    theirs_sets = [set(g) for g in free_theirs]
+    foes_of: list[set[int]] = []  # my group -> their groups it can fight
+    reachers: list[list[int]] = []  # their group -> my groups that can fight it, in order
+    seen = [-1]
 
-    def fight(i: int, j: int) -> bool:
-        """``combat.can_fight`` of my group ``i`` and their group ``j``, from each group's reach and
-        targets remembered until a unit changes (a combat played with the dice moves units)."""
+    def fights() -> tuple[list[set[int]], list[list[int]]]:
+        """Who can fight whom (``combat.can_fight``): a group of theirs with a hex it may fight in
+        within the reach of a group of mine; computed again when a unit changes (a combat played
+        with the dice moves units)."""
         if b.version != seen[0]:
-            reach.clear()
-            hexes.clear()
+            owners: dict[Hex, list[int]] = {}
+            for j, g in enumerate(free_theirs):
+                for d in combat.targets_of(b, g):
+                    owners.setdefault(d, []).append(j)
+            foes_of[:] = [{j for d in combat.reach_of(b, g) for j in owners.get(d, ())} for g in free_mine]
+            reachers[:] = [[i for i, found in enumerate(foes_of) if j in found] for j in range(len(free_theirs))]
             seen[0] = b.version
-        mine_reach = reach.get(i)
-        if mine_reach is None:
-            mine_reach = reach[i] = combat.reach_of(b, free_mine[i])
-        theirs_hexes = hexes.get(j)
-        if theirs_hexes is None:
-            theirs_hexes = hexes[j] = combat.targets_of(b, free_theirs[j])
-        return any(d in mine_reach for d in theirs_hexes)
+        return foes_of, reachers
 
     for j, dg in enumerate(free_theirs):
-        attackers = [i for i, g in enumerate(free_mine) if not set(g) & used and fight(i, j)]
+        attackers = [i for i in fights()[1][j] if not mine_sets[i] & used]
         if not attackers:
             continue
         # A group that could fight only this enemy goes here; one with other choices stays free
         # unless nobody else reaches this enemy.
-        only = [i for i in attackers if not any(fight(i, k) for k, o in enumerate(free_theirs) if k != j
-                                                and not set(o) & p.engaged)]
+        only = [i for i in attackers if not any(k != j and not theirs_sets[k] & p.engaged for k in fights()[0][i])]
         chosen = only or attackers[:1]
         units = [u for i in chosen for u in free_mine[i]]
         used.update(units)
         p.do_attack(units, list(dg), False)
     for i, g in enumerate(free_mine):
-        if set(g) & used or set(g) & p.engaged:
+        if mine_sets[i] & used or mine_sets[i] & p.engaged:
             continue
-        targets = [dg for j, dg in enumerate(free_theirs) if fight(i, j) and not set(dg) & p.engaged]
+        targets = [dg for j, dg in enumerate(free_theirs) if j in fights()[0][i] and not theirs_sets[j] & p.engaged]
         if targets:
             defenders = [u for dg in targets for u in dg]
             p.do_attack(list(g), defenders, False)

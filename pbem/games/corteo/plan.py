@@ -740,10 +740,13 @@ def _labels(reach: dict[Hex, tuple[Hex, ...]], near: Hex | None = None) -> str:
 
 def _groups(board: Board, units: list[str]) -> list[list[str]]:
     out: list[list[str]] = []
+    among = set(units)
+    grouped: set[str] = set()  # the units of the groups in ``out``
     for u in units:
-        if any(u in g for g in out):
+        if u in grouped:
             continue
-        out.append([v for v in combat.group_of(board, u) if v in units] or [u])
+        out.append([v for v in combat.group_of(board, u) if v in among] or [u])
+        grouped.update(out[-1])
     return out
 
 
