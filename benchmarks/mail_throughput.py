@@ -66,7 +66,7 @@ from pbem.db.session import make_engine  # noqa: E402
 from pbem.demo import ScriptedTable  # noqa: E402
 from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
-from pbem.service import games, inbound, store  # noqa: E402
+from pbem.service import games, inbound, store, timefmt  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
 from deadline_storm import BackendClock, _admin, _admin_dsn  # noqa: E402
 from mailserver import MailServerProcess  # noqa: E402
@@ -214,7 +214,9 @@ async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: in
                   conn: Connection) -> None:
     cfg = config(url, width)
     ctx = Context(engine=make_engine(url, "require"), config=cfg)
-    registry.get(kind)  # the game's rules loaded, as by the mails before in a running worker
+    registry.get(kind)  # the game's rules and the dates' locale data loaded, as by the mails before
+    for lang in ("en", "it"):  # in a running worker (py-spy: Babel's first load showed in the burst)
+        timefmt.show(ctx.now(), "Europe/Rome", lang)
     tally = _Tally(ctx)
     inbox = ImapInbox("127.0.0.1", imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
     app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port))
