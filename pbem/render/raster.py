@@ -1,6 +1,6 @@
 """THE one place that turns SVG into PNG.
 
-cairosvg draws the SVG onto a cairo image surface; Pillow encodes the pixels.
+cairosvg draws the SVG onto a cairo image surface; Pillow quantises and encodes the pixels.
 cairo's own PNG writer uses zlib's default level and is the slowest part of a
 map render at mail sizes (``design/performance.md``), so it is never used.
 
@@ -35,8 +35,8 @@ its per-element overhead (same pixels); everything else by cairosvg.
 Encoding
 --------
 A palette PNG is both the fastest and the smallest (maps are flat colours
-plus their anti-aliased edges); at 1600 x 1582 px pal-z3, the default, is
-~10 ms and 116 KiB, pal-z1 ~9 ms and 129 KiB, rgb-z1 ~45 ms and 274 KiB
+plus their anti-aliased edges); at 1600 x 1582 px pal-z3 (the default without
+isal) is ~10 ms and 116 KiB, pal-z1 ~9 ms and 129 KiB, rgb-z1 ~45 ms and 274 KiB
 (``benchmarks/render_kriegspiel.py`` prints them all). Pillow writes palette
 rows unfiltered; zlib is most of the time: a smaller window or ``Z_RLE`` is
 slower here, and writing the PNG without Pillow saves nothing. ISA-L's deflate
@@ -45,7 +45,7 @@ for the same size and the same pixels (:data:`HAVE_ISAL`). The palette is
 built without looking at every pixel: the document's own ``#rrggbb`` colours
 (up to 64, so flat areas keep their exact colour), completed by Pillow's fast
 octree over every 4th pixel in each direction (the anti-aliasing blends); then
-every pixel takes its nearest palette colour (a cached lookup, ~3 ms), read
+every pixel takes its nearest palette colour (a cached lookup, ~5 ms), read
 from cairo's surface where it lies (:func:`_quantise_surface`). The error
 against the true colours: mean under one level per channel, ~0.4 % of pixels
 off by more than 8, none by more than ~30.
