@@ -26,6 +26,9 @@ _SHEET_ON_FILE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_id"
                                          SheetRow.seat == bindparam("seat"), col(SheetRow.superseded).is_(False))
                   .order_by(col(SheetRow.id).desc()))
 _PLAYER = select(Player).where(Player.address == bindparam("address"))
+_SEATS = select(Seat).where(Seat.game_id == bindparam("game_id")).order_by(col(Seat.id))
+_SHEETS_OF_PHASE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.phase_seq == bindparam("seq"),
+                                           col(SheetRow.superseded).is_(False)).order_by(col(SheetRow.id)))
 
 
 def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = False) -> Game:
@@ -65,7 +68,7 @@ def set_state(game: Game, rules: Rules, state: Any) -> str:
 
 
 def seats(session: Session, game_id: str) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.id))))
+    return list(session.exec(_SEATS, params={"game_id": game_id}))
 
 
 def seat(session: Session, game_id: str, name: str) -> Seat | None:
@@ -95,9 +98,7 @@ def sheet_on_file(session: Session, game_id: str, seq: int, seat_name: str) -> S
 
 
 def sheets_of_phase(session: Session, game_id: str, seq: int) -> list[SheetRow]:
-    stmt = (select(SheetRow).where(SheetRow.game_id == game_id, SheetRow.phase_seq == seq,
-                                   col(SheetRow.superseded).is_(False)).order_by(col(SheetRow.id)))
-    return list(session.exec(stmt))
+    return list(session.exec(_SHEETS_OF_PHASE, params={"game_id": game_id, "seq": seq}))
 
 
 #: Where a session keeps the players it has read by address (`player_at`).
