@@ -169,3 +169,34 @@ def test_the_text_of_an_attached_mail_is_not_taken_as_the_mail_s_own() -> None:
            b"<p>see below</p>\r\n--XX\r\nContent-Type: message/rfc822\r\n\r\n" + inner + b"\r\n--XX--\r\n")
     mail = read_mail(raw)
     assert "see below" in mail.text and "7fq2" not in mail.text
+
+
+_HEADER_TEXT = st.lists(st.one_of(st.text(alphabet=[chr(c) for c in range(32, 127)] + ["\t"], max_size=12),
+                                  st.sampled_from(["=?utf-8?q?caf=C3=A9?=", "=?iso-8859-1?b?Y2Fm6Q==?=", "=?", "?=",
+                                                   "=?bogus?q?x?=", "(c)", '"q"', "\\", " "])), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["Subject", "X-Note", "Received", "Comments", "Keywords"]), _HEADER_TEXT)
+def test_unstructured_headers_read_as_the_email_package_reads_them(name: str, pieces: list[str]) -> None:
+    """read_mail reads plain ASCII values without the header grammar and each value once a
+    mail: the text is the stock ``email.policy.default`` reading all the same."""
+    import email
+    import email.policy
+
+    value = "".join(pieces)
+    raw = f"From: a@example.org\r\n{name}: {value}\r\n\r\nbody\r\n".encode("ascii")
+    stock = str(email.message_from_bytes(raw, policy=email.policy.default)[name])
+    expected = "".join(ch if ch.isprintable() or ch == "\t" else " " for ch in stock).strip()
+    assert read_mail(raw).headers[name.lower()] == (expected,)
+
+
+def test_a_parts_content_type_is_read_the_same_each_time() -> None:
+    """The header values of one mail are parsed once and shared: every reading of a
+    part's Content-Type gives the same type, parameters and charset."""
+    mail = read_mail(samples.LATIN1_QP)
+    assert mail.parsed is not None
+    first, again = mail.parsed["Content-Type"], mail.parsed["Content-Type"]
+    assert first is again and first.params == again.params
+    assert mail.parsed.get_content_charset() == first.params["charset"].lower()
+    assert mail.parsed.get_content_type() == "text/plain"
