@@ -49,9 +49,12 @@ def city() -> City:
 
 @cache
 def _open() -> dict[Hex, tuple[Hex, ...]]:
-    """Each hex's open neighbours (no wall between), computed once: the hot path of movement."""
+    """Each hex's open neighbours (no wall between), computed once: the hot path of movement. The
+    neighbours are the City's own Hex objects, as are the keys of the tables read by hex: a lookup
+    finds its key by identity, without comparing fields."""
     c = city()
-    return {h: c.open_neighbours(h) for h in c.hexes}
+    own = {h: h for h in c.hexes}
+    return {h: tuple(own.get(n, n) for n in c.open_neighbours(h)) for h in c.hexes}
 
 
 def open_neighbours(h: Hex) -> tuple[Hex, ...]:
@@ -147,7 +150,7 @@ def hexof(label: str) -> Hex | None:
     if found is not None or not label:
         return found
     h = city().parse(label)
-    return h if h is not None and city().on_map(h) else None
+    return _hexes_by_label().get(h.label, h) if h is not None and city().on_map(h) else None
 
 
 @cache
@@ -177,6 +180,9 @@ def _unit_type(uid: str) -> UnitType:
 @cache
 def _unit_side(uid: str) -> str:
     return counter(uid).side
+
+
+_NO_ENTRY, _SLOPE = -1, -2  # reachable(): a hex the unit may not enter; a slope (1/2 down, 2 up)
 
 
 @cache
@@ -282,10 +288,7 @@ class Board:
 
     def set_loc(self, uid: str, loc: str, kind: str, path: tuple[str, ...] | None = None, **flags: bool) -> None:
         start = self.units[uid].loc
-        unit = replace(self.units[uid], loc=loc)
-        if flags:
-            unit = replace(unit, **flags)  # type: ignore[arg-type]
-        self.units[uid] = unit
+        self.units[uid] = replace(self.units[uid], loc=loc, **flags)  # type: ignore[arg-type]
         self.steps.append(Step(uid, path if path is not None else (start, loc), kind))
 
     def active(self, uid: str) -> bool:
@@ -352,6 +355,14 @@ class Board:
             return Fraction(1, 2) if city().slope_effect(frm, to) == "discesa" else Fraction(2)
         assert effect.cost is not None
         return effect.cost
+
+    def _entry(self, uid: str, h: Hex) -> int:
+        """For ``reachable``: ``_NO_ENTRY`` where ``may_enter`` refuses ``uid``, ``_SLOPE`` on a slope
+        (the cost depends on the way), else the cost of a step into ``h`` in half points."""
+        if self.may_enter(uid, h) is not None:
+            return _NO_ENTRY
+        half = _half_points().get(self.terrain(h))
+        return _SLOPE if half is None else half
 
     def _half_step(self, frm: Hex, to: Hex) -> int:
         """``int(step_cost(frm, to) * 2)`` without fractions: the cost in half points."""
@@ -472,48 +483,59 @@ class Board:
             return msg("err-stack", hex=path[-1].label), cost
         return None, cost
 
-    def reachable(self, uid: str, budget: Fraction) -> dict[Hex, tuple[Hex, ...]]:
+    def reachable(self, uid: str, budget: Fraction,
+                  enterable: dict[Hex, int] | None = None) -> dict[Hex, tuple[Hex, ...]]:
         """Every hex ``uid`` may end its move in, with a cheapest legal path (Dijkstra on cost,
-        counted in half points)."""
+        counted in half points; of two hexes at one cost the first in reading order goes first).
+        ``enterable``: by hex, whether ``may_enter`` lets the unit in and what a step into it costs
+        (``_entry``), shared by the calls for units of one side and kind while the board does not
+        change (the ORDERS template)."""
         start = self.hex(uid)
         if start is None:
             return {}
         side = self.side(uid)
         zoc = self.enemy_zoc(side)
         base = 0
-        if start in zoc:
+        start_in_zoc = start in zoc
+        if start_in_zoc:
             if side == POTERE:
                 return {}
             if self.state.mode == "advanced":
                 base = 2 * NUMBERS.disengage_cost
         limit = int(budget * 2)
         caserma = next((c for c in city().caserme if start in c.hexes), None)
+        way_out = None if caserma is None else frozenset(caserma.exits + caserma.hexes)
         best: dict[Hex, tuple[int, tuple[Hex, ...]]] = {start: (base, ())}
-        frontier: list[tuple[int, Hex]] = [(base, start)]
-        enterable: dict[Hex, bool] = {}
+        # (cost, row, column, hex): the order of (cost, hex), compared without calling Hex.__lt__
+        frontier: list[tuple[int, int, int, Hex]] = [(base, start.row, start.col, start)]
+        if enterable is None:
+            enterable = {}
+        moves = NUMBERS.moves
         while frontier:
-            spent_now, here = heapq.heappop(frontier)
+            spent_now, _, _, here = heapq.heappop(frontier)
             spent, path = best[here]
             if spent_now > spent:
                 continue
-            if here != start and (here in zoc or self.stops(uid, here)):
+            from_start = here == start
+            if not from_start and (here in zoc or side in moves[self.terrain(here)].stop):  # stops()
                 continue
             for n in open_neighbours(here):
-                ok = enterable.get(n)
-                if ok is None:
-                    ok = enterable[n] = self.may_enter(uid, n) is None
-                if not ok:
+                step = enterable.get(n)
+                if step is None:
+                    step = enterable[n] = self._entry(uid, n)
+                if step == _NO_ENTRY:
                     continue
-                if here == start and caserma is not None and n not in caserma.exits and n not in caserma.hexes:
+                if from_start and way_out is not None and n not in way_out:
                     continue
-                if here == start and start in zoc and n in zoc:
+                if from_start and start_in_zoc and n in zoc:
                     continue
-                cost = spent + self._half_step(here, n)
+                cost = spent + (step if step >= 0 else self._half_step(here, n))
                 if cost > limit:
                     continue
-                if n not in best or cost < best[n][0]:
+                known = best.get(n)
+                if known is None or cost < known[0]:
                     best[n] = (cost, path + (n,))
-                    heapq.heappush(frontier, (cost, n))
+                    heapq.heappush(frontier, (cost, n.row, n.col, n))
         return {h: p for h, (_, p) in best.items() if h != start and self.stack_ok(uid, h)}
 
     # -- throws (7) -------------------------------------------------------------------------------------

@@ -34,6 +34,20 @@ class Hex:
     row: int
     col: int
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.row, self.col)))
+
+    def __hash__(self) -> int:
+        """The hash a dataclass gives (of the fields' tuple), computed once: hexes key the hot tables."""
+        return self._hash  # type: ignore[attr-defined,no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is self.__class__:
+            return self.row == other.row and self.col == other.col  # type: ignore[attr-defined,no-any-return]
+        return NotImplemented
+
     @property
     def label(self) -> str:
         return f"{ROW_LETTERS[self.row]}{self.col + 1}"

@@ -365,10 +365,9 @@ class Planner:
             # 6c: the hand's reinforcement points; C 3a counts the power's forces "esclusa la
             # finanza", and 13d brings it in apart, so it never takes from them.
             self.reinforced += b.type(uid).power
-        b.units[uid] = replace(b.units[uid], waiting=waiting, presidio=presidio)
         if self.stage == "setup" and self.seat == CORTEO:
             plan_scenario.note_deploy(self, uid, h)
-        b.set_loc(uid, h.label, "place")
+        b.set_loc(uid, h.label, "place", waiting=waiting, presidio=presidio)
         self.orders.append(Place(uid, h.label))
 
     def _head(self, item: Item) -> None:

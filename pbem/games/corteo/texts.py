@@ -9,6 +9,7 @@ from typing import Any, Callable
 from pbem.core.i18n import Catalog, msg
 from pbem.games.corteo import flow, guide, mobiles, plan_scenario
 from pbem.games.corteo.board import city
+from pbem.games.corteo.city import Hex
 from pbem.games.corteo.plan import Planner, reinforcement_due
 from pbem.games.corteo.scenario import Scenario, scenario
 from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, State
@@ -62,10 +63,11 @@ def template_text(catalog: Catalog, state: State, seat: str, lang: str) -> str:
                 out.append("# " + t("tpl-reinforcements", due=what, units=reserve))
         if sc is not None:
             out += ["# " + line for line in _scenario_movement(t, sc, p, seat)]
+        enterable: dict[str, dict[Hex, int]] = {}  # by unit kind: may_enter depends on the side and kind
         for uid in b.map_units(seat):
             if not b.active(uid):
                 continue
-            reach = b.reachable(uid, p.budget(uid))
+            reach = b.reachable(uid, p.budget(uid), enterable.setdefault(b.type(uid).kind, {}))
             where = b.hex(uid)
             far = sorted(reach, key=lambda h: (-len(reach[h]), h.row, h.col))  # the farthest first
             sample = " ".join(h.label for h in far[:16])

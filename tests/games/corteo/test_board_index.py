@@ -4,12 +4,14 @@ give what a scan of the units and of the City's data gives, on positions of rand
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 
 import pytest
 
 from pbem.core.dice import ScriptedDice
 from pbem.games.corteo import RULES
 from pbem.games.corteo.board import Board, city, hexof
+from pbem.games.corteo.city import Hex
 from pbem.games.corteo.plan import Planner
 from pbem.games.corteo.state import CORTEO, POTERE
 from pbem.games.corteo.orders import parse_text
@@ -54,6 +56,18 @@ def _check_zones(board: Board) -> None:
         assert board.enemy_zoc(side) == fresh.enemy_zoc(side)
 
 
+def _check_reach(board: Board, budget: Fraction) -> None:
+    """Reaches computed with ``may_enter`` answers shared by the units of one kind equal those
+    computed alone (the ORDERS template shares them)."""
+    shared: dict[tuple[str, str], dict[Hex, int]] = {}
+    for uid in board.units:
+        if board.on_map(uid):
+            alone = board.reachable(uid, budget)
+            together = board.reachable(uid, budget, shared.setdefault((board.side(uid), board.type(uid).kind), {}))
+            assert together == alone
+            assert all(p[-1] == h for h, p in alone.items())
+
+
 def _playout(seed: int, options: dict[str, str], phases: int) -> int:
     """Plays ``phases`` phases; after each sheet is planned (and again with dice), the indexes of
     the planner's board are checked against a scan. Returns the number of boards checked."""
@@ -73,6 +87,8 @@ def _playout(seed: int, options: dict[str, str], phases: int) -> int:
             planner.run(items)
             _check_board(planner.board)
             _check_zones(planner.board)
+            if number % 3 == 1:
+                _check_reach(planner.board, Fraction(4))
             checked += 1
             sheets[seat] = RULES.parse_orders(state, seat, text)
         rolls = [1 + pick(6) for _ in range(400)]
@@ -129,3 +145,14 @@ def test_a_covered_objective_drops_the_zones_at_the_next_move() -> None:
     board.units[other_unit] = replace(board.units[other_unit], loc="prison")
     assert goal not in board.zoc(mover) and goal not in board.enemy_zoc(POTERE)
     _check_zones(board)
+
+
+def test_hexes_hash_and_compare_as_their_fields() -> None:
+    """Hex keeps its hash computed once: the dataclass's (of the fields' tuple), so sets and dicts
+    of hexes keep their order."""
+    for h in city().hexes[:200]:
+        twin = Hex(h.row, h.col)
+        assert hash(h) == hash((h.row, h.col)) == hash(twin) and h == twin and twin is not h
+        assert h != Hex(h.row, h.col + 1) and h < Hex(h.row, h.col + 1) and (h == (h.row, h.col)) is False
+    hexes = [Hex(r, c) for r in range(0, 26, 3) for c in range(0, 40, 7)]
+    assert [(h.row, h.col) for h in set(hexes)] == list(set((h.row, h.col) for h in hexes))
