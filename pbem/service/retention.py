@@ -18,7 +18,7 @@ from sqlmodel import col, select
 
 from pbem.config import parse_duration
 from pbem.db.models import OutboxMail, Setting
-from pbem.service import atrest
+from pbem.service import atrest, claims
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -28,6 +28,9 @@ FINAL = ("sent", "failed", "dropped")
 BATCH = 200
 #: run by the daemon at most this often
 INTERVAL = timedelta(hours=1)
+#: The advisory lock of the purge (`claims.once_at_a_time`; the kinds there end at PBEM + 5):
+#: workers started together each run it, and only one may write the mark at a time.
+RETENTION = claims.PBEM + 6
 
 
 def purge(ctx: Context) -> int:
@@ -36,6 +39,8 @@ def purge(ctx: Context) -> int:
     done = 0
     while True:
         with ctx.session() as s:
+            if not claims.once_at_a_time(s, RETENTION):
+                break  # another worker purges now; the next hour's run goes on from its mark
             mark = s.get(Setting, THROUGH) or Setting(name=THROUGH, value="0")
             through = int(mark.value or 0)
             rows = s.exec(select(OutboxMail).where(col(OutboxMail.id) > through)
