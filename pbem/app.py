@@ -27,7 +27,7 @@ from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing
 from pbem.service import budget, inbound, logjson, outbox, receipt, retention, sdnotify, status, turns
-from pbem.service import queue, workers
+from pbem.service import queue, wakeup, workers
 from pbem.service.claims import Claims
 from pbem.service.lease import TRY_SECONDS, MailboxLease
 from pbem.service.context import Context
@@ -75,6 +75,7 @@ class App:
         mode = ctx.config.database.workers  # "shared": one of several workers on PostgreSQL
         self.claims = Claims(ctx.engine, mode)  # its share of the work, among workers on PostgreSQL
         self.lease = MailboxLease(ctx.engine, mode)  # one worker at a time reads the mailbox
+        self.stored = wakeup.Listener(ctx.engine, self.claims.shared)  # mail the reader stored, for the others
         self.ctx.defer_reports = True  # the report stage below draws the maps
         self.inbox = inbox
         self.outgoing = outgoing
@@ -138,6 +139,7 @@ class App:
 
     async def stop(self) -> None:
         self._stop.set()
+        await asyncio.to_thread(self.stored.stop)
         closing = getattr(self.outgoing, "close", None)
         if closing is not None:
             try:
@@ -371,8 +373,8 @@ class App:
                 await self.cycle()
                 if "inbox" in self.roles and self.lease.held:
                     await self.inbox.wait(self.ctx.config.mail.poll_seconds)
-                else:  # not the mailbox reader: try for the lease again soon (takeover within seconds)
-                    await asyncio.sleep(min(TRY_SECONDS, self.ctx.config.mail.poll_seconds))
+                else:  # not the mailbox reader: handle what it stores, try for the lease again soon
+                    await self.stored.wait(min(TRY_SECONDS, self.ctx.config.mail.poll_seconds))
                 delay = 1.0
             except asyncio.CancelledError:
                 raise
@@ -421,6 +423,8 @@ class App:
                 loop.add_signal_handler(sig, self._stop.set)
             except (NotImplementedError, RuntimeError):
                 pass
+        if "inbox" in self.roles:
+            self.stored.start()
         watcher = asyncio.create_task(self._watch_inbox(), name="inbox-watcher")
         log.info("pbem serving; mail to %s", self.ctx.config.server.address)
         sdnotify.notify(f"READY=1\nSTATUS=serving; mail to {self.ctx.config.server.address}")

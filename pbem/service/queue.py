@@ -18,6 +18,7 @@ from sqlalchemy import update
 from sqlmodel import col, select
 
 from pbem.db.models import InboundMail
+from pbem.service import wakeup
 from pbem.service.claims import INBOUND, Claims
 from pbem.service.context import Context
 from pbem.service.receipt import PROCESSING, RETRYING, receipt_key
@@ -40,6 +41,7 @@ def store(ctx: Context, raw: bytes) -> Handled | None:
                 return None  # stored already: a worker has it or will
             return Handled("duplicate", "already processed", row.game_id, row.id)
         session.add(InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=STORED, held=raw))
+        wakeup.announce(session)  # the other workers claim it as soon as it is committed
         session.commit()
     return None
 
