@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from fractions import Fraction
@@ -182,6 +182,33 @@ def _unit_side(uid: str) -> str:
     return counter(uid).side
 
 
+def _city_terrain(h: Hex) -> str:
+    """The City's terrain (``Board.terrain`` with no objective covered)."""
+    terrain = _terrains().get(h)
+    return terrain if terrain is not None else city().terrain(h)
+
+
+def _zone(h: Hex, side: str, terrain_of: Callable[[Hex], str]) -> frozenset[Hex]:
+    """The zone of control (2) of a unit of ``side`` on ``h``, on the terrain ``terrain_of`` gives."""
+    if terrain_of(h) == "scale":
+        return frozenset()
+    out = []
+    for n in open_neighbours(h):
+        terrain = terrain_of(n)
+        if terrain in NO_ZOC_TERRAIN:
+            continue
+        if side == CORTEO and terrain == "caserma" or side == POTERE and terrain == "metro":
+            continue
+        out.append(n)
+    return frozenset(out)
+
+
+@cache
+def _city_zone(h: Hex, side: str) -> frozenset[Hex]:
+    """``_zone`` on the City's terrain, computed once per hex and side."""
+    return _zone(h, side, _city_terrain)
+
+
 _NO_ENTRY, _SLOPE = -1, -2  # reachable(): a hex the unit may not enter; a slope (1/2 down, 2 up)
 
 
@@ -209,6 +236,7 @@ class Board:
         self.smoke: dict[str, str] = {s.hex: s.until for s in state.smoke}
         self.covered: _Covered = _Covered(state.covered)
         self._zoc_generation = 0  # the covered objectives' generation the cached zones were computed on
+        self._covered_near: tuple[int, frozenset[Hex]] = (-1, frozenset())
         self.points = state.points
         self.steps: list[Step] = []
         self.throws: list[Throw] = []
@@ -389,20 +417,27 @@ class Board:
         if cached is not None:
             return cached
         h = self.hex(uid)
-        if h is None or self.units[uid].panicked or self.terrain(h) == "scale":
-            self._zoc[uid] = frozenset()
-            return self._zoc[uid]
-        side = self.side(uid)
-        out = []
-        for n in open_neighbours(h):
-            terrain = self.terrain(n)
-            if terrain in NO_ZOC_TERRAIN:
-                continue
-            if side == CORTEO and terrain == "caserma" or side == POTERE and terrain == "metro":
-                continue
-            out.append(n)
-        self._zoc[uid] = frozenset(out)
-        return self._zoc[uid]
+        if h is None or self.units[uid].panicked:
+            zone: frozenset[Hex] = frozenset()
+        elif self.covered and h in self._near_covered():
+            zone = _zone(h, self.side(uid), self.terrain)  # a covered objective nearby is a building
+        else:
+            zone = _city_zone(h, self.side(uid))
+        self._zoc[uid] = zone
+        return zone
+
+    def _near_covered(self) -> frozenset[Hex]:
+        """The hexes that are, or are open neighbours of, a covered objective: where a zone of control
+        differs from the City's (open neighbours are mutual: no wall between them either way)."""
+        if self._covered_near[0] != self.covered.generation:
+            near: set[Hex] = set()
+            for label in self.covered:
+                h = hexof(label)
+                if h is not None:
+                    near.add(h)
+                    near.update(open_neighbours(h))
+            self._covered_near = (self.covered.generation, frozenset(near))
+        return self._covered_near[1]
 
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         cached = self._enemy_zoc.get(side)

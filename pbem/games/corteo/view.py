@@ -92,7 +92,7 @@ def _scenario(state: State, viewer: str | None) -> dict[str, Any] | None:
 def build_view(state: State, viewer: str | None) -> View:
     board = Board(state)
     corteo = board.corteo()
-    heads = set(board.head_units())
+    heads = {h for h in state.heads if h in corteo}  # board.head_units(), without finding the Corteo again
     units = []
     for uid, u in board.units.items():
         c = board.counter(uid)

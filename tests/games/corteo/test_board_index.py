@@ -10,7 +10,7 @@ import pytest
 
 from pbem.core.dice import ScriptedDice
 from pbem.games.corteo import RULES
-from pbem.games.corteo.board import Board, city, hexof
+from pbem.games.corteo.board import Board, _zone, city, hexof, open_neighbours
 from pbem.games.corteo.city import Hex
 from pbem.games.corteo.plan import Planner
 from pbem.games.corteo.state import CORTEO, POTERE
@@ -52,6 +52,9 @@ def _check_zones(board: Board) -> None:
     fresh = Board(board.frozen("check", True))
     for uid in board.units:
         assert board.zoc(uid) == fresh.zoc(uid)
+        h = board.hex(uid)
+        if h is not None and not board.units[uid].panicked:  # the zone worked out on the board's terrain
+            assert board.zoc(uid) == _zone(h, board.side(uid), board.terrain)
     for side in (CORTEO, POTERE):
         assert board.enemy_zoc(side) == fresh.enemy_zoc(side)
 
@@ -156,3 +159,10 @@ def test_hexes_hash_and_compare_as_their_fields() -> None:
         assert h != Hex(h.row, h.col + 1) and h < Hex(h.row, h.col + 1) and (h == (h.row, h.col)) is False
     hexes = [Hex(r, c) for r in range(0, 26, 3) for c in range(0, 40, 7)]
     assert [(h.row, h.col) for h in set(hexes)] == list(set((h.row, h.col) for h in hexes))
+
+
+def test_open_neighbours_are_mutual() -> None:
+    """The zones near a covered objective are found from its own open neighbours (Board._near_covered)."""
+    for h in city().hexes:
+        for n in open_neighbours(h):
+            assert h in open_neighbours(n)
