@@ -1,14 +1,16 @@
-"""Plain SVG paths drawn with cairo exactly as cairosvg draws them, without its overhead.
+"""Plain SVG paths and texts drawn with cairo exactly as cairosvg draws them, with less work.
 
 cairosvg's generic per-element work (attribute normalising, markers, vertex
 angles, font options) costs more than cairo's own drawing of a map turn's few
 dozen dynamic elements. A plain ``<path>`` (no transform, opacity, marker,
 gradient, unit or exotic path letter: what :mod:`pbem.render.svg` writes) is
-drawn here with the very cairo calls, numbers and order of cairosvg's
-``Surface.draw`` and ``path`` for it, so with the same pixels (the render tests
-compare them); :func:`draw` returns ``False`` for anything else, which
-:mod:`pbem.render.raster` then leaves to cairosvg. cairosvg is imported only by
-the caller (this module is imported cheaply).
+drawn here (:func:`draw`) with the very cairo calls, numbers and order of
+cairosvg's ``Surface.draw`` and ``path`` for it, so with the same pixels (the
+render tests compare them). A plain ``<text>`` without a stroke
+(:func:`draw_text`) skips the glyph outlines cairosvg makes for a stroke that
+paints nothing. Both return ``False`` for anything else, which
+:mod:`pbem.render.raster` then leaves to cairosvg. cairosvg is imported only
+when drawing (this module is imported cheaply).
 """
 
 from __future__ import annotations
@@ -168,4 +170,84 @@ def draw(surface: Any, node: Any, cairo: Any, antialias: dict[str, int]) -> bool
     else:
         ctx.new_path()  # as the stroke would
     ctx.restore()
+    return True
+
+
+#: The attributes (own or inherited) of a plain text: read below or by cairosvg's ``text``,
+#: or unread by cairosvg (no dx, dy, rotate, letter spacing, baseline, transform, opacity).
+TEXT_KEYS: Final = frozenset(
+    {"x", "y", "fill", "stroke", "stroke-width", "stroke-opacity", "fill-opacity", "fill-rule",
+     "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "shape-rendering", "text-rendering",
+     "version", "id", "class", "font-family", "font-size", "font-weight", "font-style", "text-anchor"}
+)
+
+
+def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
+    """Draw a plain ``<text>`` without a stroke as cairosvg's ``Surface.draw`` does, or
+    return ``False`` (nothing done).
+
+    cairosvg lays a text out twice: once as glyph outlines for the stroke, once
+    with ``show_text`` for the fill (its own ``text`` does both, and does the
+    second here). Without a visible stroke the outlines are dropped unpainted
+    (the path is not part of cairo's saved state, the font is set again for
+    the fill, cairosvg's cursor is restored between the two), so they are not
+    made: the same calls otherwise, the same pixels.
+    """
+    if node.children or not node.text or not node.keys() <= TEXT_KEYS or node.get_href():
+        return False
+    parent = node.parent
+    if parent is not None and parent.get_href():
+        return False
+    fill = node.get("fill", "black")
+    if "url(" in fill:
+        return False
+    try:
+        fill_opacity = float(node.get("fill-opacity", 1))
+        stroke_opacity = float(node.get("stroke-opacity", 1))
+        miter_limit = float(node.get("stroke-miterlimit", 4))
+    except ValueError:
+        return False
+    if not (0 <= fill_opacity <= 1 and 0 <= stroke_opacity <= 1):
+        return False
+    stroke = node.get("stroke")
+    if stroke is not None and ("url(" in stroke or surface.map_color(stroke, stroke_opacity)[3] > 0):
+        return False
+    from cairosvg.helpers import size
+    from cairosvg.surface import SHAPE_ANTIALIAS, TEXT_ANTIALIAS, TEXT_HINT_METRICS, TEXT_HINT_STYLE
+    from cairosvg.text import text
+
+    old_font_size = surface.font_size
+    surface.font_size = size(surface, node.get("font-size", "12pt"))
+    ctx = surface.context
+    ctx.save()
+    ctx.move_to(size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y"))
+    cap, join = node.get("stroke-linecap"), node.get("stroke-linejoin")
+    if cap == "square":
+        ctx.set_line_cap(cairo.LINE_CAP_SQUARE)
+    elif cap == "round":
+        ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+    if join == "round":
+        ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+    elif join == "bevel":
+        ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
+    ctx.set_miter_limit(miter_limit)
+    ctx.set_antialias(SHAPE_ANTIALIAS.get(node.get("shape-rendering"), cairo.ANTIALIAS_DEFAULT))
+    rendering = node.get("text-rendering")
+    options = ctx.get_font_options()
+    options.set_antialias(TEXT_ANTIALIAS.get(rendering, cairo.ANTIALIAS_DEFAULT))
+    options.set_hint_style(TEXT_HINT_STYLE.get(rendering, cairo.HINT_STYLE_DEFAULT))
+    options.set_hint_metrics(TEXT_HINT_METRICS.get(rendering, cairo.HINT_METRICS_DEFAULT))
+    ctx.set_font_options(options)
+    ctx.save()
+    if node.get("fill-rule") == "evenodd":
+        ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+    ctx.set_source_rgba(*surface.map_color(fill, fill_opacity))
+    text(surface, node, draw_as_text=True)
+    ctx.restore()
+    ctx.new_path()  # as the (invisible) stroke would
+    surface.cursor_position = [0, 0]
+    surface.cursor_d_position = [0, 0]
+    surface.text_path_width = 0
+    ctx.restore()
+    surface.font_size = old_font_size
     return True

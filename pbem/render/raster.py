@@ -28,9 +28,10 @@ per-turn title must not change a static layer's key).
 
 Drawing
 -------
-Plain ``<path>`` elements (what :mod:`pbem.render.svg` writes) are drawn by
-:mod:`pbem.render.plainpath` with the cairo calls cairosvg would make, without
-its per-element overhead (same pixels); everything else by cairosvg.
+Plain ``<path>`` elements (what :mod:`pbem.render.svg` writes) and texts
+without a stroke are drawn by :mod:`pbem.render.plainpath` with the cairo calls
+cairosvg would make, without its per-element overhead (same pixels);
+everything else by cairosvg.
 
 Encoding
 --------
@@ -512,9 +513,12 @@ def _make_surface_class() -> Any:
             return None
 
         def draw(self, node: Any) -> None:
-            if not (FAST_PATHS and node.tag == "path" and self.stroke_and_fill and not node.children):
+            if not (FAST_PATHS and self.stroke_and_fill):
                 super().draw(node)
-            elif not plainpath.draw(self, node, cairo, antialias):
+            elif node.tag == "path":
+                if node.children or not plainpath.draw(self, node, cairo, antialias):
+                    super().draw(node)
+            elif node.tag != "text" or not plainpath.draw_text(self, node, cairo):
                 super().draw(node)
 
     return Surface
@@ -536,7 +540,7 @@ _Surface = _LazySurface()
 
 # -- plain paths ---------------------------------------------------------------------
 
-#: Draw plain ``<path>`` elements directly (see "Drawing"); ``False``: all by cairosvg.
+#: Draw plain paths and unstroked texts directly (see "Drawing"); ``False``: all by cairosvg.
 FAST_PATHS = True
 
 

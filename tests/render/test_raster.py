@@ -200,3 +200,43 @@ def test_own_palette_png_writer_gives_the_pixels_and_palette_back(compress: obje
 def test_the_default_encoding_is_a_palette_png_of_isal_if_installed() -> None:
     assert raster.DEFAULT_ENCODING == ("pal-isal1" if raster.HAVE_ISAL else "pal-z3")
     assert ENCODINGS[raster.DEFAULT_ENCODING].palette
+
+
+TEXTS = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="160" viewBox="0 0 300 160"'
+    ' font-family="DejaVu Sans, Verdana, sans-serif">'
+    '<rect width="300" height="160" fill="#f7f4ec"/>'
+    '<text x="10" y="20" font-size="16" fill="#2b2a27">turn 8 · South to move</text>'
+    '<text x="290" y="40" font-size="13" fill="#6b675e" text-anchor="end">map of South</text>'
+    '<text x="150" y="60" font-size="14" font-weight="bold" fill="#2b2a27" text-anchor="middle">34 : 28  captured</text>'
+    '<text x="20 45 70 95" y="80 82 84 86" font-size="11.5" font-weight="bold" fill="#083a63"'
+    ' fill-opacity="0.7">4 5 6</text>'
+    '<text x="20 45 70" y="100 100 100" font-size="11.5" font-weight="bold" fill="#ffffff" stroke="#ffffff"'
+    ' stroke-width="3.5" stroke-linejoin="round">688</text>'
+    '<text x="20 45 70" y="100 100 100" font-size="11.5" font-weight="bold" fill="#6e2a00">688</text>'
+    '<text x="150" y="120" font-size="12pt" font-style="italic" fill="#0b6fb8" text-rendering="geometricPrecision">'
+    'Nord &amp; Sud</text>'
+    '<g font-size="10" fill="#d55e00"><text x="200" y="140" stroke="none">inherited</text></g>'
+    # left to cairosvg: a transform, letter spacing, a visible stroke (above), a tspan
+    '<text x="250" y="150" font-size="10" transform="rotate(-20 250 150)">rotated</text>'
+    '<text x="10" y="150" font-size="10" letter-spacing="2">spaced</text>'
+    '<text x="100" y="150" font-size="10">a <tspan fill="#0b6fb8">span</tspan></text>'
+    "</svg>"
+)
+
+
+@pytest.mark.parametrize("width", [None, 217, 900])
+def test_unstroked_texts_drawn_directly_give_cairosvgs_pixels(width: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[bool] = []
+    draw_text = plainpath.draw_text
+
+    def counted(*args: object) -> bool:
+        drawn.append(draw_text(*args))
+        return drawn[-1]
+
+    monkeypatch.setattr(plainpath, "draw_text", counted)
+    direct = rasterise(TEXTS, width, layers=False)
+    assert drawn.count(True) == 7 and drawn.count(False) == 4
+    monkeypatch.setattr(raster, "FAST_PATHS", False)
+    by_cairosvg = rasterise(TEXTS, width, layers=False)
+    assert direct.tobytes() == by_cairosvg.tobytes()
