@@ -237,6 +237,7 @@ class Board:
         self.covered: _Covered = _Covered(state.covered)
         self._zoc_generation = 0  # the covered objectives' generation the cached zones were computed on
         self._covered_near: tuple[int, frozenset[Hex]] = (-1, frozenset())
+        self._aggregates: tuple[int, list[set[str]]] = (-1, [])
         self.points = state.points
         self.steps: list[Step] = []
         self.throws: list[Throw] = []
@@ -613,7 +614,13 @@ class Board:
 
     # -- the Corteo and its Head (10) ---------------------------------------------------------------------
     def aggregates(self) -> list[set[str]]:
-        """Groups of corteo units joined by adjacency (directly or through others), largest first."""
+        """Groups of corteo units joined by adjacency (directly or through others), largest first.
+        Found again only when a unit has changed: the sets are shared, not to be changed."""
+        if self._aggregates[0] != self.version:
+            self._aggregates = (self.version, self._find_aggregates())
+        return list(self._aggregates[1])
+
+    def _find_aggregates(self) -> list[set[str]]:
         units = [u for u in self.map_units(CORTEO)]
         by_hex: dict[Hex, list[str]] = {}
         for u in units:

@@ -50,6 +50,8 @@ def _check_board(board: Board) -> None:
 def _check_zones(board: Board) -> None:
     """The zones of control kept unit by unit equal those of a board made afresh from the position."""
     fresh = Board(board.frozen("check", True))
+    assert board.aggregates() == fresh.aggregates() == fresh._find_aggregates()
+    assert [sorted(g) for g in board.aggregates()] == [sorted(g) for g in board._find_aggregates()]
     for uid in board.units:
         assert board.zoc(uid) == fresh.zoc(uid)
         h = board.hex(uid)
