@@ -388,6 +388,8 @@ class Board:
     def _entry(self, uid: str, h: Hex) -> int:
         """For ``reachable``: ``_NO_ENTRY`` where ``may_enter`` refuses ``uid``, ``_SLOPE`` on a slope
         (the cost depends on the way), else the cost of a step into ``h`` in half points."""
+        if not city().on_map(h) or NUMBERS.moves[self.terrain(h)].cost is None:
+            return _NO_ENTRY  # may_enter's "err-off-map" and "err-terrain", without making their messages
         if self.may_enter(uid, h) is not None:
             return _NO_ENTRY
         half = _half_points().get(self.terrain(h))

@@ -4,6 +4,7 @@ give what a scan of the units and of the City's data gives, on positions of rand
 from __future__ import annotations
 
 import hashlib
+import heapq
 from fractions import Fraction
 
 import pytest
@@ -13,6 +14,7 @@ from pbem.games.corteo import RULES
 from pbem.games.corteo.board import Board, _zone, city, hexof, open_neighbours
 from pbem.games.corteo.city import Hex
 from pbem.games.corteo.plan import Planner
+from pbem.games.corteo.rules import NUMBERS
 from pbem.games.corteo.state import CORTEO, POTERE
 from pbem.games.corteo.orders import parse_text
 
@@ -61,16 +63,61 @@ def _check_zones(board: Board) -> None:
         assert board.enemy_zoc(side) == fresh.enemy_zoc(side)
 
 
+def _reach_by_fractions(board: Board, uid: str, budget: Fraction) -> dict[Hex, tuple[Hex, ...]]:
+    """``Board.reachable`` as it was first written: costs as fractions, the frontier ordered by
+    (cost, Hex), ``may_enter`` and ``stops`` asked for each hex."""
+    start = board.hex(uid)
+    if start is None:
+        return {}
+    side = board.side(uid)
+    zoc = board.enemy_zoc(side)
+    base = 0
+    if start in zoc:
+        if side == POTERE:
+            return {}
+        if board.state.mode == "advanced":
+            base = 2 * NUMBERS.disengage_cost
+    limit = int(budget * 2)
+    caserma = next((c for c in city().caserme if start in c.hexes), None)
+    best: dict[Hex, tuple[int, tuple[Hex, ...]]] = {start: (base, ())}
+    frontier: list[tuple[int, Hex]] = [(base, start)]
+    enterable: dict[Hex, bool] = {}
+    while frontier:
+        spent_now, here = heapq.heappop(frontier)
+        spent, path = best[here]
+        if spent_now > spent:
+            continue
+        if here != start and (here in zoc or board.stops(uid, here)):
+            continue
+        for n in city().open_neighbours(here):
+            ok = enterable.get(n)
+            if ok is None:
+                ok = enterable[n] = board.may_enter(uid, n) is None
+            if not ok:
+                continue
+            if here == start and caserma is not None and n not in caserma.exits and n not in caserma.hexes:
+                continue
+            if here == start and start in zoc and n in zoc:
+                continue
+            cost = spent + int(board.step_cost(here, n) * 2)
+            if cost > limit:
+                continue
+            if n not in best or cost < best[n][0]:
+                best[n] = (cost, path + (n,))
+                heapq.heappush(frontier, (cost, n))
+    return {h: p for h, (_, p) in best.items() if h != start and board.stack_ok(uid, h)}
+
+
 def _check_reach(board: Board, budget: Fraction) -> None:
-    """Reaches computed with ``may_enter`` answers shared by the units of one kind equal those
-    computed alone (the ORDERS template shares them)."""
+    """Reaches equal those of the first way of finding them, and those computed with the
+    ``may_enter`` answers shared by the units of one kind (the ORDERS template shares them)."""
     shared: dict[tuple[str, str], dict[Hex, int]] = {}
     for uid in board.units:
         if board.on_map(uid):
             alone = board.reachable(uid, budget)
+            assert list(alone.items()) == list(_reach_by_fractions(board, uid, budget).items())
             together = board.reachable(uid, budget, shared.setdefault((board.side(uid), board.type(uid).kind), {}))
             assert together == alone
-            assert all(p[-1] == h for h, p in alone.items())
 
 
 def _playout(seed: int, options: dict[str, str], phases: int) -> int:
@@ -93,7 +140,7 @@ def _playout(seed: int, options: dict[str, str], phases: int) -> int:
             _check_board(planner.board)
             _check_zones(planner.board)
             if number % 3 == 1:
-                _check_reach(planner.board, Fraction(4))
+                _check_reach(planner.board, Fraction(4 + number % 2))
             checked += 1
             sheets[seat] = RULES.parse_orders(state, seat, text)
         rolls = [1 + pick(6) for _ in range(400)]
