@@ -42,7 +42,8 @@ PLAIN_KEYS: Final = frozenset(
 )
 # A number as written by pbem.render.svg, or any other single character but cairosvg's separators.
 _PATH_TOKEN = re.compile(r"-?[0-9]+(?:\.[0-9]+)?|[^ \n\r\t,]")
-_ARITY: Final = {k: n for letters, n in (("Mm", 2), ("Ll", 2), ("Cc", 6), ("Hh", 1), ("Vv", 1), ("Qq", 4), ("Zz", 0)) for k in letters}
+_NUMBERS: Final = (("Mm", 2), ("Ll", 2), ("Cc", 6), ("Hh", 1), ("Vv", 1), ("Qq", 4), ("Zz", 0))
+_ARITY: Final = {letter: n for letters, n in _NUMBERS for letter in letters}
 
 
 def commands(d: str) -> list[tuple[str, list[float]]] | None:

@@ -147,7 +147,8 @@ PATHS = (
     '<g stroke-linecap="square" stroke="#8a4f9e" stroke-width="4">'
     '<path d="M200,20 L260,20 M200,40 v30 h30"/><path d="M200,90 l40,10" stroke-linejoin="bevel" fill="none"/></g>'
     '<path d="M220,120h30v30h-30z" shape-rendering="crispEdges" fill="#0b6fb8"/>'
-    '<path d="M150,110 q20,10 5,30 Q140,150 150,160 h10 V130 H175 v10 z" fill="none" stroke="#0b6fb8" stroke-width="2"/>'
+    '<path d="M150,110 q20,10 5,30 Q140,150 150,160 h10 V130 H175 v10 z" fill="none" stroke="#0b6fb8"'
+    ' stroke-width="2"/>'
     '<path d="M265,120 L280,150 L295,120" fill="none" stroke="#1a1a1a" stroke-width="5" stroke-miterlimit="1.5"/>'
     # left to cairosvg: a transform, an opacity, an arc, an exponent, a unit, a gradient
     '<path d="M20,150h30v30h-30z" transform="rotate(10 35 165)" fill="#d55e00"/>'
@@ -208,7 +209,8 @@ TEXTS = (
     '<rect width="300" height="160" fill="#f7f4ec"/>'
     '<text x="10" y="20" font-size="16" fill="#2b2a27">turn 8 · South to move</text>'
     '<text x="290" y="40" font-size="13" fill="#6b675e" text-anchor="end">map of South</text>'
-    '<text x="150" y="60" font-size="14" font-weight="bold" fill="#2b2a27" text-anchor="middle">34 : 28  captured</text>'
+    '<text x="150" y="60" font-size="14" font-weight="bold" fill="#2b2a27" text-anchor="middle">'
+    "34 : 28  captured</text>"
     '<text x="20 45 70 95" y="80 82 84 86" font-size="11.5" font-weight="bold" fill="#083a63"'
     ' fill-opacity="0.7">4 5 6</text>'
     '<text x="20 45 70" y="100 100 100" font-size="11.5" font-weight="bold" fill="#ffffff" stroke="#ffffff"'
@@ -226,7 +228,9 @@ TEXTS = (
 
 
 @pytest.mark.parametrize("width", [None, 217, 900])
-def test_unstroked_texts_drawn_directly_give_cairosvgs_pixels(width: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unstroked_texts_drawn_directly_give_cairosvgs_pixels(
+    width: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     drawn: list[bool] = []
     draw_text = plainpath.draw_text
 
