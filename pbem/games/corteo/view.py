@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.rules import View
-from pbem.games.corteo.board import Board, city
+from pbem.games.corteo.board import Board, city, hexof
 from pbem.games.corteo.scenario import scenario
 from pbem.games.corteo.scenario_rules import factions
 from pbem.games.corteo.score import potere_points
@@ -38,17 +38,19 @@ def _log(p: PhaseLog) -> dict[str, Any]:
             "notes": [{"key": n.key, "args": dict(n.args)} for n in p.notes]}
 
 
-def focus(state: State) -> list[str] | None:
-    """The hexes of the action of the record (moves, throws, combats), for a detail map."""
+def focus(state: State, board: Board | None = None) -> list[str] | None:
+    """The hexes of the action of the record (moves, throws, combats), for a detail map; ``board``:
+    the state's, when the caller has made it."""
     hexes: set[str] = set()
     for p in state.log:
         for s in p.steps:
             if s.kind in ("barracks", "arrest", "offmap", "place"):
                 continue  # far from the action: a barracks, the prison, the edge, the set-up
-            hexes.update(h for h in s.path if city().parse(h) is not None)
+            hexes.update(h for h in s.path if hexof(h) is not None)  # as city().parse, labels read once
         for t in p.throws:
             hexes.update((t.origin, t.hit))
-    board = Board(state)
+    if board is None:
+        board = Board(state)
     for p in state.log:
         for f in p.fights:
             for u in f.attackers + f.defenders:
@@ -137,6 +139,6 @@ def build_view(state: State, viewer: str | None) -> View:
         "score": {"corteo": state.points + state.scored(CORTEO), "potere": potere_points(board, final=False)},
         "scenario": _scenario(state, viewer),
         "log": [_log(p) for p in state.log],
-        "focus": focus(state),
+        "focus": focus(state, board),
         "outcome": outcome,
     }
