@@ -265,14 +265,18 @@ def drafts(session: Session, ctx: Context, game: Game, rules: Rules, last_seq: i
     ``seen_seq`` (stored when they are queued, `mark_seen`)."""
     from pbem.service.reports import Draft, report_what, stem, step_in_turn
 
-    rows = [r for r in store.phases(session, game.id) if r.resolved_at is not None and r.seq <= last_seq]
+    watching = of_game(session, game.id)
+    if not watching:
+        return [], {}
+    phases = store.phases(session, game.id)
+    rows = [r for r in phases if r.resolved_at is not None and r.seq <= last_seq]
     if not rows:
         return [], {}
     upto = visible_upto(rows, rows[-1].turn, delay(game, rules), final)
     out: list[Draft] = []
     seen: dict[int, int] = {}
-    by_seq = {r.seq: r for r in store.phases(session, game.id)}
-    for obs in of_game(session, game.id):
+    by_seq = {r.seq: r for r in phases}
+    for obs in watching:
         shown = [r for r in rows if obs.seen_seq < r.seq <= upto]
         if not shown or obs.id is None or plays_in(session, game, obs.address):
             continue  # an observer who took a seat since reads the seat's reports, not these

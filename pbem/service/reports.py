@@ -190,10 +190,9 @@ def prepare(ctx: Context, job_id: int) -> Prepared | None:
                                         text, view, key, stem(resolved[-1].turn, seat.name, step),
                                         calendar.attachment(ctx, game, nxt, lang)))
         # the observers' reports, from the spectator view, held back by the game's delay (a game
-        # nobody watches has none: asked first in one query, as drafts would read its phases twice)
-        if observers.of_game(session, game.id):
-            drafts, out.observed = observers.drafts(session, ctx, game, rules, job.last_seq, final, out.svgs)
-            out.drafts += drafts
+        # nobody watches: one query, no phase read)
+        drafts, out.observed = observers.drafts(session, ctx, game, rules, job.last_seq, final, out.svgs)
+        out.drafts += drafts
         return out
 
 
