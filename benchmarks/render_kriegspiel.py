@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.games.kriegspiel.render import render_svg
-from pbem.render import cache, raster
+from pbem.render import cache, plainpath, raster
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import first_map, line, time_cpu, time_it, whole_document  # noqa: E402 (the module beside this script)
@@ -252,6 +252,12 @@ def main(argv: list[str] | None = None) -> int:
 
     med, best, _ = time_cpu(draw, cpu_runs)
     line("  draw: cached board + dynamic part", med, best)
+    plainpath.SHOW_TEXT = False
+    try:
+        med, best, _ = time_cpu(draw, cpu_runs)
+        line("  draw, texts' letters laid out by cairosvg", med, best)
+    finally:
+        plainpath.SHOW_TEXT = True
     raster.FAST_PATHS = False
     try:
         med, best, _ = time_cpu(draw, cpu_runs)

@@ -6,9 +6,10 @@ dozen dynamic elements. A plain ``<path>`` (no transform, opacity, marker,
 gradient, unit or exotic path letter: what :mod:`pbem.render.svg` writes) is
 drawn here (:func:`draw`) with the very cairo calls, numbers and order of
 cairosvg's ``Surface.draw`` and ``path`` for it, so with the same pixels (the
-render tests compare them). A plain ``<text>`` without a stroke
-(:func:`draw_text`) skips the glyph outlines cairosvg makes for a stroke that
-paints nothing. Both return ``False`` for anything else, which
+render tests compare them). A plain ``<text>`` (:func:`draw_text`) is laid
+out letter by letter with cairosvg's calls but none of its Python per letter
+(:func:`lay_out`), and without the glyph outlines cairosvg makes for a stroke
+that paints nothing. Both return ``False`` for anything else, which
 :mod:`pbem.render.raster` then leaves to cairosvg. cairosvg is imported only
 when drawing (this module is imported cheaply).
 """
@@ -16,6 +17,7 @@ when drawing (this module is imported cheaply).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 
@@ -184,15 +186,15 @@ TEXT_KEYS: Final = frozenset(
 
 
 def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
-    """Draw a plain ``<text>`` without a stroke as cairosvg's ``Surface.draw`` does, or
-    return ``False`` (nothing done).
+    """Draw a plain ``<text>`` as cairosvg's ``Surface.draw`` does, or return ``False``
+    (nothing done).
 
-    cairosvg lays a text out twice: once as glyph outlines for the stroke, once
-    with ``show_text`` for the fill (its own ``text`` does both, and does the
-    second here). Without a visible stroke the outlines are dropped unpainted
-    (the path is not part of cairo's saved state, the font is set again for
-    the fill, cairosvg's cursor is restored between the two), so they are not
-    made: the same calls otherwise, the same pixels.
+    cairosvg lays a text out twice: once as glyph outlines for the stroke
+    (before the text's font options are set), once with ``show_text`` for the
+    fill, from the same cursor. Both are laid out here by :func:`lay_out`
+    (same calls, no per-letter Python of cairosvg's). Without a visible stroke
+    the outlines are dropped unpainted (the path is not part of cairo's saved
+    state, the font is set again for the fill), so they are not made.
     """
     if node.children or not node.text or not node.keys() <= TEXT_KEYS or node.get_href():
         return False
@@ -200,8 +202,11 @@ def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
     if parent is not None and parent.get_href():
         return False
     fill = node.get("fill", "black")
-    if "url(" in fill:
+    stroke = node.get("stroke")
+    if "url(" in fill or (stroke is not None and "url(" in stroke):
         return False
+    from cairosvg.helpers import size
+
     try:
         fill_opacity = float(node.get("fill-opacity", 1))
         stroke_opacity = float(node.get("stroke-opacity", 1))
@@ -210,15 +215,21 @@ def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
         return False
     if not (0 <= fill_opacity <= 1 and 0 <= stroke_opacity <= 1):
         return False
-    stroke = node.get("stroke")
-    if stroke is not None and ("url(" in stroke or surface.map_color(stroke, stroke_opacity)[3] > 0):
+    stroke_rgba = surface.map_color(stroke, stroke_opacity)
+    stroked = stroke_rgba[3] > 0
+    if stroked and not SHOW_TEXT:
         return False
-    from cairosvg.helpers import size
     from cairosvg.surface import SHAPE_ANTIALIAS, TEXT_ANTIALIAS, TEXT_HINT_METRICS, TEXT_HINT_STYLE
     from cairosvg.text import text
 
     old_font_size = surface.font_size
     surface.font_size = size(surface, node.get("font-size", "12pt"))
+    try:  # as cairosvg's text reads them (em units: of this font size)
+        xs, ys = _positions(surface, node, "x"), _positions(surface, node, "y")
+        line_width = size(surface, node.get("stroke-width", "1")) if stroked else 1
+    except ValueError:
+        surface.font_size = old_font_size
+        return False
     ctx = surface.context
     ctx.save()
     ctx.move_to(size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y"))
@@ -232,6 +243,8 @@ def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
     elif join == "bevel":
         ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
     ctx.set_miter_limit(miter_limit)
+    if stroked:  # the outlines, with the font options in force before this text's
+        lay_out(surface, node, cairo, xs, ys, ctx.glyph_path)
     ctx.set_antialias(SHAPE_ANTIALIAS.get(node.get("shape-rendering"), cairo.ANTIALIAS_DEFAULT))
     rendering = node.get("text-rendering")
     options = ctx.get_font_options()
@@ -243,12 +256,86 @@ def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
     if node.get("fill-rule") == "evenodd":
         ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
     ctx.set_source_rgba(*surface.map_color(fill, fill_opacity))
-    text(surface, node, draw_as_text=True)
+    if SHOW_TEXT:
+        lay_out(surface, node, cairo, xs, ys, ctx.show_glyphs)
+    else:
+        text(surface, node, draw_as_text=True)
     ctx.restore()
-    ctx.new_path()  # as the (invisible) stroke would
+    if stroked:
+        ctx.save()
+        ctx.set_line_width(line_width)
+        ctx.set_source_rgba(*stroke_rgba)
+        ctx.stroke()
+        ctx.restore()
+    else:
+        ctx.new_path()  # as the (invisible) stroke would
     surface.cursor_position = [0, 0]
     surface.cursor_d_position = [0, 0]
     surface.text_path_width = 0
     ctx.restore()
     surface.font_size = old_font_size
     return True
+
+
+#: Lay plain texts' letters out with :func:`lay_out`; ``False``: unstroked texts' letters
+#: by cairosvg's ``text`` (stroked ones then all by cairosvg).
+SHOW_TEXT = True
+
+
+def _positions(surface: Any, node: Any, axis: str) -> list[float]:
+    """cairosvg's list of a text's ``x`` or ``y`` positions (empty if absent)."""
+    from cairosvg.helpers import normalize as cairosvg_normalize
+    from cairosvg.helpers import size
+
+    if axis not in node:
+        return []
+    return [size(surface, i, axis) for i in cairosvg_normalize(node[axis]).strip().split(" ")]
+
+
+def lay_out(
+    surface: Any, node: Any, cairo: Any, xs: list[float], ys: list[float], put: Callable[[Any], None]
+) -> None:
+    """Lay a plain text's letters out as cairosvg's ``text`` does, ``put`` (cairo's
+    ``show_glyphs`` or ``glyph_path``) taking each letter's glyph where cairosvg's
+    ``show_text`` or ``text_path`` of the letter puts it.
+
+    cairosvg selects the font, finds the anchor's shift from the whole text's
+    extents, then for each letter moves to its position (its own ``x``/``y`` or
+    the previous letter's plus its advance), moves by the shift and shows the
+    letter (blanks not shown). The same calls are made here; the glyph goes to
+    the very point cairo's ``show_text`` takes (the current point, read back).
+    One glyph a call, as cairosvg: glyphs shown together are composited through
+    one mask, which differs where letters' edges share a pixel. cairo's toy
+    fonts give one glyph a character. No text path, letter spacing, dx/dy,
+    rotation or baseline shift (:data:`TEXT_KEYS` leaves them to cairosvg).
+    """
+    letters: str = node.text
+    ctx = surface.context
+    family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+    slant = getattr(cairo, f"font_slant_{node.get('font-style')}".upper(), cairo.FONT_SLANT_NORMAL)
+    weight_name = node.get("font-weight")
+    if weight_name and weight_name.isdigit() and int(weight_name) >= 550:
+        weight_name = "bold"
+    weight = getattr(cairo, f"font_weight_{weight_name}".upper(), cairo.FONT_WEIGHT_NORMAL)
+    ctx.select_font_face(family, slant, weight)
+    ctx.set_font_size(surface.font_size)
+    glyphs = ctx.get_scaled_font().text_to_glyphs(0, 0, letters, False)
+    x_bearing, _, width = ctx.text_extents(letters)[:3]
+    anchor = node.get("text-anchor")
+    x_align = -(width / 2 + x_bearing) if anchor == "middle" else -(width + x_bearing) if anchor == "end" else 0
+    x, y = surface.cursor_position
+    advances: dict[str, float] = {}
+    for i, letter in enumerate(letters):
+        if i < len(xs):
+            x = xs[i]
+        if i < len(ys):
+            y = ys[i]
+        advance = advances.get(letter)
+        if advance is None:
+            advance = advances[letter] = ctx.text_extents(letter)[4]
+        if not letter.isspace():
+            ctx.move_to(x, y)
+            ctx.rel_move_to(x_align, 0)
+            px, py = ctx.get_current_point()
+            put([(glyphs[i][0], px, py)])
+        x += advance

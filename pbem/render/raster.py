@@ -28,10 +28,10 @@ per-turn title must not change a static layer's key).
 
 Drawing
 -------
-Plain ``<path>`` elements (what :mod:`pbem.render.svg` writes) and texts
-without a stroke are drawn by :mod:`pbem.render.plainpath` with the cairo calls
-cairosvg would make, without its per-element overhead (same pixels);
-everything else by cairosvg.
+Plain ``<path>`` elements (what :mod:`pbem.render.svg` writes) and plain
+texts (halos included) are drawn by :mod:`pbem.render.plainpath` with the cairo
+calls cairosvg would make, without its per-element and per-letter Python work
+(same pixels); everything else by cairosvg.
 
 Encoding
 --------
@@ -540,7 +540,7 @@ _Surface = _LazySurface()
 
 # -- plain paths ---------------------------------------------------------------------
 
-#: Draw plain paths and unstroked texts directly (see "Drawing"); ``False``: all by cairosvg.
+#: Draw plain paths and texts directly (see "Drawing"); ``False``: all by cairosvg.
 FAST_PATHS = True
 
 

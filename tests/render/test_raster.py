@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import io
+import sys
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -240,7 +244,114 @@ def test_unstroked_texts_drawn_directly_give_cairosvgs_pixels(
 
     monkeypatch.setattr(plainpath, "draw_text", counted)
     direct = rasterise(TEXTS, width, layers=False)
-    assert drawn.count(True) == 7 and drawn.count(False) == 4
+    assert drawn.count(True) == 8 and drawn.count(False) == 3  # the halo too, since texts are laid out here
     monkeypatch.setattr(raster, "FAST_PATHS", False)
     by_cairosvg = rasterise(TEXTS, width, layers=False)
     assert direct.tobytes() == by_cairosvg.tobytes()
+
+
+_FAMILIES = ("DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "Liberation Sans", "serif", "sans-serif",
+             "'Nosuch Font', DejaVu Sans")
+_STYLES = ("", ' font-weight="bold"', ' font-style="italic"', ' font-weight="700" font-style="oblique"',
+           ' font-weight="500"')
+_WORDS = ("Città è più già perché né così", "AV To Wa rn ff fi Tè ŷ", "turn 8 · South to move",
+          "Ωμέγα — ½ “quote” 12:34", "Nord &amp; Sud", "e\u0301 a\u0300 ☂ 東京 \U0001d400")
+_SIZES = ("7", "9.5", "11", "13.3", "16", "12pt", "1.1em", "21px")
+
+
+def _many_texts() -> str:
+    """Texts of every family, anchor, style and size above, unstroked and as halos
+    (a wide round-joined stroke under the same text), plus per-letter x/y lists."""
+    items, y = [], 14.0
+    for fi, family in enumerate(_FAMILIES):
+        for ai, anchor in enumerate(("start", "middle", "end")):
+            for si, style in enumerate(_STYLES):
+                size = _SIZES[(fi + ai + si) % len(_SIZES)]
+                word = _WORDS[(fi * 3 + ai + si) % len(_WORDS)]
+                x = {"start": 5, "middle": 200.3, "end": 395.7}[anchor]
+                common = f'x="{x}" y="{y:.2f}" font-family="{family}" font-size="{size}" text-anchor="{anchor}"{style}'
+                if (fi + si) % 3 == 0:  # a halo
+                    items.append(f'<text {common} fill="#fff" stroke="#fff" stroke-width="{2 + si}"'
+                                 f' stroke-linejoin="round">{word}</text>')
+                items.append(f'<text {common} fill="#2b2a27">{word}</text>')
+                y += 9.37
+    items.append(f'<text x="20 45.5 70 95" y="{y} {y + 2} {y + 4}" font-size="11.5" text-anchor="middle"'
+                 ' fill="#083a63" stroke="#ffffff" stroke-opacity="0.6" stroke-width="3px">4 5 6 78</text>')
+    items.append(f'<text x="1.5em" y="{y + 12}" font-size="10" fill="#6e2a00">em x</text>')
+    # the outlines of a stroked text are made with its parent's font options, its fill with its own
+    items.append(f'<g text-rendering="optimizeSpeed"><text x="100" y="{y + 20}" font-size="13" stroke="#d55e00"'
+                 f' text-rendering="geometricPrecision" fill="#0b6fb8">Rendering è</text></g>')
+    height = int(y) + 30
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="400" height="{height}" viewBox="0 0 400 {height}">'
+            f'<rect width="400" height="{height}" fill="#f7f4ec"/>{"".join(items)}</svg>')
+
+
+MANY_TEXTS = _many_texts()
+
+
+def _count_draw_text(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    drawn: list[bool] = []
+    draw_text = plainpath.draw_text
+
+    def counted(*args: Any) -> bool:
+        drawn.append(draw_text(*args))
+        return drawn[-1]
+
+    monkeypatch.setattr(plainpath, "draw_text", counted)
+    return drawn
+
+
+@pytest.mark.parametrize("width", [None, 217, 900, 1600])
+def test_texts_laid_out_directly_give_cairosvgs_pixels(width: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = _count_draw_text(monkeypatch)
+    direct = rasterise(MANY_TEXTS, width, layers=False)
+    assert drawn and all(drawn) and len(drawn) == MANY_TEXTS.count("<text ")
+    monkeypatch.setattr(raster, "FAST_PATHS", False)
+    by_cairosvg = rasterise(MANY_TEXTS, width, layers=False)
+    assert direct.tobytes() == by_cairosvg.tobytes()
+
+
+@pytest.mark.parametrize("wrong", ["anchor", "size", "one call"])
+def test_the_comparison_sees_a_wrong_anchor_size_or_compositing(wrong: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above fails for a layout that is only slightly off."""
+    lay_out = plainpath.lay_out
+
+    def off(surface: Any, node: Any, cairo: Any, xs: list[float], ys: list[float], put: Any) -> None:
+        if wrong == "anchor" and node.get("text-anchor") == "middle":
+            node["text-anchor"] = "end"
+            lay_out(surface, node, cairo, xs, ys, put)
+            node["text-anchor"] = "middle"
+        elif wrong == "size":
+            surface.font_size += 0.25
+            lay_out(surface, node, cairo, xs, ys, put)
+            surface.font_size -= 0.25
+        elif wrong == "one call" and put == surface.context.show_glyphs:  # all the glyphs at once
+            shown: list[Any] = []
+            lay_out(surface, node, cairo, xs, ys, shown.extend)
+            put(shown)
+        else:
+            lay_out(surface, node, cairo, xs, ys, put)
+
+    monkeypatch.setattr(plainpath, "lay_out", off)
+    direct = rasterise(MANY_TEXTS, 900, layers=False)
+    monkeypatch.setattr(raster, "FAST_PATHS", False)
+    assert direct.tobytes() != rasterise(MANY_TEXTS, 900, layers=False).tobytes()
+
+
+def _benchmark(name: str) -> Any:
+    """A render benchmark's module (its mid-game view and the game's ``render_svg``)."""
+    folder = str(Path(__file__).resolve().parents[2] / "benchmarks")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
+@pytest.mark.parametrize("game", ["kriegspiel", "blockmania", "corteo", "seattle"])
+def test_mid_game_maps_drawn_directly_give_cairosvgs_pixels(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = _benchmark(f"render_{game}")
+    svg = bench.render_svg(bench.mid_game_view())
+    drawn = _count_draw_text(monkeypatch)
+    direct = rasterise(svg, 1600, layers=False)
+    assert drawn.count(True) > 0
+    monkeypatch.setattr(raster, "FAST_PATHS", False)
+    assert direct.tobytes() == rasterise(svg, 1600, layers=False).tobytes()
