@@ -94,15 +94,7 @@ def draw(surface: Any, node: Any, cairo: Any, antialias: dict[str, int]) -> bool
     ctx = surface.context
     ctx.save()
     ctx.move_to(0, 0)  # cairosvg moves to the element's (x, y) first
-    cap, join = node.get("stroke-linecap"), node.get("stroke-linejoin")
-    if cap == "square":
-        ctx.set_line_cap(cairo.LINE_CAP_SQUARE)
-    elif cap == "round":
-        ctx.set_line_cap(cairo.LINE_CAP_ROUND)
-    if join == "round":
-        ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-    elif join == "bevel":
-        ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
+    _line_ends(ctx, node, cairo)
     if dashes and sum(dashes):
         ctx.set_dash(dashes, offset)
     ctx.set_miter_limit(miter_limit)
@@ -233,15 +225,7 @@ def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
     ctx = surface.context
     ctx.save()
     ctx.move_to(size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y"))
-    cap, join = node.get("stroke-linecap"), node.get("stroke-linejoin")
-    if cap == "square":
-        ctx.set_line_cap(cairo.LINE_CAP_SQUARE)
-    elif cap == "round":
-        ctx.set_line_cap(cairo.LINE_CAP_ROUND)
-    if join == "round":
-        ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-    elif join == "bevel":
-        ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
+    _line_ends(ctx, node, cairo)
     ctx.set_miter_limit(miter_limit)
     if stroked:  # the outlines, with the font options in force before this text's
         lay_out(surface, node, cairo, xs, ys, ctx.glyph_path)
@@ -280,6 +264,19 @@ def draw_text(surface: Any, node: Any, cairo: Any) -> bool:
 #: Lay plain texts' letters out with :func:`lay_out`; ``False``: unstroked texts' letters
 #: by cairosvg's ``text`` (stroked ones then all by cairosvg).
 SHOW_TEXT = True
+
+
+def _line_ends(ctx: Any, node: Any, cairo: Any) -> None:
+    """The stroke's caps and joins, set as cairosvg sets them (butt and miter are cairo's own)."""
+    cap, join = node.get("stroke-linecap"), node.get("stroke-linejoin")
+    if cap == "square":
+        ctx.set_line_cap(cairo.LINE_CAP_SQUARE)
+    elif cap == "round":
+        ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+    if join == "round":
+        ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+    elif join == "bevel":
+        ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
 
 
 def _positions(surface: Any, node: Any, axis: str) -> list[float]:
