@@ -22,11 +22,12 @@ import logging
 import threading
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from pbem.db.models import Game, OutboxMail, ReportJob
+from pbem.service import atrest
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,12 @@ def once_at_a_time(session: Session, kind: int) -> bool:
         return True
     return bool(session.execute(text("SELECT pg_try_advisory_xact_lock(:k, 0)"),
                                 {"k": kind}).scalar())
+
+
+_TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
+#: What `Claims.outbox_row` and `Claims.outbox_mail` read under the claim, made once.
+_OUTBOX_DUE = select(_TABLE.c.status, _TABLE.c.next_attempt_at).where(_TABLE.c.id == bindparam("row_id"))
+_OUTBOX_MAIL = select(_TABLE.c.status, _TABLE.c.next_attempt_at, _TABLE.c.raw).where(_TABLE.c.id == bindparam("row_id"))
 
 
 class Claims:
@@ -116,16 +123,31 @@ class Claims:
 
     def outbox_row(self, ctx: Context, row_id: int) -> bool:
         """Claim an outbox row that is still due; False: another worker sends it or sent it."""
+        return self._outbox(ctx, row_id, _OUTBOX_DUE) is not None
+
+    def outbox_mail(self, ctx: Context, row_id: int) -> bytes | None:
+        """`outbox_row`, returning the claimed row's bytes (None: not claimed): the re-read under
+        the claim fetches them too, one statement and the only decryption of the row's bytes
+        (`pbem.service.outbox.pending` lists the due rows without them)."""
+        atrest.attach(ctx.engine, ctx.config)  # the key that opens them, as a session would attach it
+        row = self._outbox(ctx, row_id, _OUTBOX_MAIL)
+        if row is None:
+            return None
+        raw: bytes = row[2]
+        return raw
+
+    def _outbox(self, ctx: Context, row_id: int, stmt: Any) -> Any:
+        """The claimed row as ``stmt`` reads it (its status and next attempt first), None when it
+        is another worker's or no longer due."""
         self.give_back_all(OUTBOX)  # one row at a time: the one before is recorded
         if not self.take(OUTBOX, row_id):
-            return False
-        with ctx.session() as s:
-            row = s.get(OutboxMail, row_id)
-            due = row is not None and row.status == "queued" and (
-                row.next_attempt_at is None or row.next_attempt_at <= ctx.now())
+            return None
+        rows = self._rows(ctx, stmt, {"row_id": row_id})
+        due = bool(rows) and rows[0][0] == "queued" and (rows[0][1] is None or rows[0][1] <= ctx.now())
         if not due:
             self.give_back(OUTBOX, row_id)
-        return due
+            return None
+        return rows[0]
 
     def report_jobs(self, ctx: Context, want: int) -> list[int]:
         """Claim up to ``want`` pending report jobs, oldest first."""
@@ -158,6 +180,14 @@ class Claims:
                 return [row[0] for row in self._connection().execute(stmt)]
         with ctx.session() as s:
             return list(s.exec(stmt))
+
+    def _rows(self, ctx: Context, stmt: Any, params: dict[str, Any]) -> list[Any]:
+        """`_read`, with every column of the rows, and ``params`` for the statement's bound parameters."""
+        if self.shared:
+            with self._guard:
+                return list(self._connection().execute(stmt, params))
+        with ctx.engine.connect() as conn:
+            return list(conn.execute(stmt, params))
 
     def close(self) -> None:
         with self._guard:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.config import format_duration, parse_duration
@@ -32,6 +34,8 @@ from pbem.service.context import Context
 log = logging.getLogger(__name__)
 
 _MIN_ATTEMPTS = 5
+#: The due rows are read without their bytes (`pending`).
+_NO_RAW = defer(OutboxMail.raw)  # type: ignore[arg-type]  # SQLModel types the column as bytes
 
 
 def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, recipients: Sequence[str],
@@ -44,8 +48,11 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
 
 
 def pending(ctx: Context, limit: int = 100) -> list[OutboxMail]:
+    """The due rows, oldest first, without their bytes (``raw`` is deferred: not loaded, so not
+    decrypted; a row's bytes are read when it is about to be sent, `_raw`). The rows are
+    detached: reading ``raw`` on them raises."""
     with ctx.session() as s:
-        stmt = (select(OutboxMail).where(OutboxMail.status == "queued")
+        stmt = (select(OutboxMail).options(_NO_RAW).where(OutboxMail.status == "queued")
                 .where(col(OutboxMail.next_attempt_at) <= ctx.now())
                 .order_by(col(OutboxMail.id)).limit(limit))
         return list(s.exec(stmt))
@@ -65,7 +72,31 @@ def _doubling(first: timedelta, cap: timedelta, attempts: int) -> timedelta:
     return min(delay, cap)
 
 
+#: The statements a sent row costs, made once (`_raw`, `_sent`); the table's own columns, not the
+#: ORM's: an ORM UPDATE would look for the row among the session's objects first.
+_OUTBOX = OutboxMail.__table__  # type: ignore[attr-defined]
+_RAW = select(_OUTBOX.c.raw).where(_OUTBOX.c.id == bindparam("row_id"))
+_SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("row_id"))
+         .values(attempts=_OUTBOX.c.attempts + 1, last_error="", status="sent", sent_at=bindparam("now")))
+
+
+def _raw(ctx: Context, row_id: int) -> bytes | None:
+    """The bytes of a row about to be sent (None: the row is gone)."""
+    with ctx.session() as s:
+        raw: bytes | None = s.execute(_RAW, {"row_id": row_id}).scalar()
+        return raw
+
+
+def _sent(ctx: Context, row_id: int) -> None:
+    """`_record` of a 250: one UPDATE, without loading (and decrypting) the row."""
+    with ctx.engine.begin() as conn:
+        conn.execute(_SENT, {"row_id": row_id, "now": ctx.now()})
+
+
 def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool = False) -> None:
+    if status == "sent" and not error:
+        _sent(ctx, row_id)
+        return
     with ctx.session() as s:
         row = s.get(OutboxMail, row_id)
         if row is None:
@@ -231,8 +262,9 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
         released, taken = False, 0
         for row in rows:
             assert row.id is not None
-            if claims is not None and not claims.outbox_row(ctx, row.id):
-                continue  # another worker has it
+            raw = claims.outbox_mail(ctx, row.id) if claims is not None else _raw(ctx, row.id)
+            if raw is None:
+                continue  # another worker has it (or sent it)
             taken += 1
             why = _stale_reminder(ctx, row)
             if why:
@@ -240,7 +272,7 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
                 continue
             recipients = json.loads(row.recipients_json)
             try:
-                result = await outgoing.send(row.mail_from, recipients, row.raw)
+                result = await outgoing.send(row.mail_from, recipients, raw)
             except MailServerError as exc:
                 _note_probe(ctx, row.id, str(exc))
                 health.failed(ctx, exc)

@@ -1,0 +1,101 @@
+"""The outbox's drain reads a row's bytes only when it sends that row: the due rows are listed
+without them, a sent row is recorded without reading them again (issue 17: every read of
+``raw`` is a Fernet decryption). What is sent, and what the rows say after, stays the same."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlmodel import col, select
+
+from pbem.db import sealed
+from pbem.db.models import OutboxMail
+from pbem.mail.transport import MemoryOutgoing
+from pbem.service import outbox
+from pbem.service.claims import Claims
+from pbem.service.context import Context, ManualClock
+
+
+def _queue(ctx: Context, count: int, kind: str = "reply") -> list[int]:
+    with ctx.session() as s:
+        rows = [outbox.enqueue(s, ctx, message_id=f"<drain-{i}@pbem.test>",
+                               raw=f"Subject: {i}\r\n\r\nbody {i}\r\n".encode(), recipients=[f"p{i}@players.example"],
+                               subject=str(i), kind=kind, game_id=None) for i in range(count)]
+        s.commit()
+        return [r.id for r in rows if r.id is not None]
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every value the key opened (each one a decryption)."""
+    seen: list[bytes] = []
+    plain = sealed.Keyring.open
+
+    def counting(self: sealed.Keyring, token: bytes) -> bytes:
+        data = plain(self, token)
+        seen.append(data)
+        return data
+
+    monkeypatch.setattr(sealed.Keyring, "open", counting)
+    return seen
+
+
+@pytest.mark.parametrize("with_claims", [False, True])
+def test_each_row_is_decrypted_once_and_sent_once(ctx: Context, clock: ManualClock, opened: list[bytes],
+                                                  with_claims: bool) -> None:
+    ids = _queue(ctx, 7)
+    clock.advance(seconds=5)
+    out = MemoryOutgoing()
+    claims = Claims(ctx.engine) if with_claims else None
+    opened.clear()
+    assert asyncio.run(outbox.drain(ctx, out, limit=3, claims=claims)) == 7
+    assert sorted(opened) == sorted(m.raw for m in out.sent)  # the bytes of each sent row, read once
+    assert [m.raw for m in out.sent] == [f"Subject: {i}\r\n\r\nbody {i}\r\n".encode() for i in range(7)]  # oldest first
+    with ctx.session() as s:
+        rows = list(s.exec(select(OutboxMail).where(col(OutboxMail.id).in_(ids)).order_by(col(OutboxMail.id))))
+    assert [(r.status, r.attempts, r.last_error) for r in rows] == [("sent", 1, "")] * 7
+    assert {r.sent_at for r in rows} == {clock()}
+    assert asyncio.run(outbox.drain(ctx, out, claims=claims)) == 0  # nothing twice
+    assert len(out.sent) == 7
+    if claims is not None:
+        claims.close()
+
+
+def test_a_row_that_left_the_queue_after_the_listing_is_not_sent(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim reads the row again: one sent (or failed) since `pending` listed it is skipped."""
+    first, second = _queue(ctx, 2)
+    plain = outbox.pending
+
+    def listed_then_sent(c: Context, limit: int = 100) -> list[OutboxMail]:
+        rows = plain(c, limit)
+        with c.session() as s:  # another worker sends the first meanwhile
+            row = s.get(OutboxMail, first)
+            assert row is not None
+            row.status = "sent"
+            s.add(row)
+            s.commit()
+        return rows
+
+    monkeypatch.setattr(outbox, "pending", listed_then_sent)
+    out = MemoryOutgoing()
+    assert asyncio.run(outbox.drain(ctx, out, claims=Claims(ctx.engine))) == 1
+    assert [m.recipients for m in out.sent] == [("p1@players.example",)]
+    with ctx.session() as s:
+        assert s.get(OutboxMail, second).attempts == 1  # type: ignore[union-attr]
+        assert s.get(OutboxMail, first).attempts == 0  # type: ignore[union-attr]
+
+
+def test_a_retried_row_keeps_its_count_and_is_sent_later(ctx: Context, clock: ManualClock) -> None:
+    (row_id,) = _queue(ctx, 1)
+    out = MemoryOutgoing()
+    out.fail_next(451)
+    assert asyncio.run(outbox.drain(ctx, out)) == 0
+    with ctx.session() as s:
+        row = s.get(OutboxMail, row_id)
+        assert row is not None and row.status == "queued" and row.attempts == 1 and "451" in row.last_error
+    clock.advance(hours=1)
+    assert asyncio.run(outbox.drain(ctx, out)) == 1
+    with ctx.session() as s:
+        row = s.get(OutboxMail, row_id)
+        assert row is not None and (row.status, row.attempts, row.last_error) == ("sent", 2, "")
