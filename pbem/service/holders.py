@@ -29,8 +29,30 @@ ACTIVE, LEFT, REMOVED = "active", "left", "removed"
 Text = Callable[[str], str]
 
 
+#: ``session.info`` key of the holders read in the session's transaction: (the transaction,
+#: the holders by seat id) (`_of_seat`).
+_SEATS = "pbem.holders.of_seat"
+
+
 def _of_seat(session: Session, seat: Seat) -> list[Holder]:
-    return list(session.exec(select(Holder).where(Holder.seat_id == seat.id).order_by(col(Holder.id))))
+    """The seat's holders by id, read once per transaction (as `Roster` reads a game's for a
+    batch): one order mail asks who may act for the seat (`find`, from identify) and then tells
+    the team-mates (`tell`). The rows are the session's own objects, so a status set since is
+    seen; holders are made only by `make`, which forgets the seat's list; a commit or rollback
+    forgets them all (a rolled-back row must not be answered)."""
+    if seat.id is None:
+        return []
+    txn = session.get_transaction()
+    held = session.info.get(_SEATS)
+    if txn is not None and held is not None and held[0] is txn and seat.id in held[1]:
+        return list(held[1][seat.id])
+    rows = list(session.exec(select(Holder).where(Holder.seat_id == seat.id).order_by(col(Holder.id))))
+    txn = session.get_transaction()  # begun by the query, if none was
+    if held is None or held[0] is not txn:
+        fresh: dict[int, list[Holder]] = {}
+        held = session.info[_SEATS] = (txn, fresh)
+    held[1][seat.id] = rows
+    return list(rows)
 
 
 def everyone(session: Session, seat: Seat) -> list[Holder]:
@@ -111,6 +133,8 @@ def make(session: Session, ctx: Context, seat: Seat, address: str, language: str
     row.language, row.status, row.joined_at, row.left_at = language, ACTIVE, ctx.now(), None
     session.add(row)
     session.flush()
+    if _SEATS in session.info:
+        session.info[_SEATS][1].pop(seat.id, None)  # the seat's holders changed: read again
     return row, secret
 
 
