@@ -34,7 +34,8 @@ from pbem.service.context import Context
 log = logging.getLogger(__name__)
 
 _MIN_ATTEMPTS = 5
-#: The due rows are read without their bytes (`pending`).
+#: Rows read to be listed or marked, not sent, are read without their bytes (`pending`): each
+#: read of ``raw`` is a decryption.
 _NO_RAW = defer(OutboxMail.raw)  # type: ignore[arg-type]  # SQLModel types the column as bytes
 
 
@@ -98,7 +99,7 @@ def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool
         _sent(ctx, row_id)
         return
     with ctx.session() as s:
-        row = s.get(OutboxMail, row_id)
+        row = s.get(OutboxMail, row_id, options=[_NO_RAW])
         if row is None:
             return
         now = ctx.now()
@@ -182,7 +183,7 @@ def _release_waiting(ctx: Context) -> int:
     """After an outage, every queued mail is due at once (none waits out a backoff the
     outage made); returns how many are queued."""
     with ctx.session() as s:
-        rows = list(s.exec(select(OutboxMail).where(OutboxMail.status == "queued")))
+        rows = list(s.exec(select(OutboxMail).options(_NO_RAW).where(OutboxMail.status == "queued")))
         now = ctx.now()
         for row in rows:
             if row.next_attempt_at is None or row.next_attempt_at > now:
@@ -196,7 +197,7 @@ def _note_probe(ctx: Context, row_id: int, error: str) -> None:
     """The mail that served as the probe keeps its place: not failed, not delayed, and not
     counted as tried (``give_up`` counts the mail's own refusals, never the server's outage)."""
     with ctx.session() as s:
-        row = s.get(OutboxMail, row_id)
+        row = s.get(OutboxMail, row_id, options=[_NO_RAW])
         if row is not None:
             row.last_error = error
             s.add(row)
@@ -226,7 +227,7 @@ def _stale_reminder(ctx: Context, row: OutboxMail) -> str:
 
 def _drop(ctx: Context, row_id: int, why: str) -> None:
     with ctx.session() as s:
-        row = s.get(OutboxMail, row_id)
+        row = s.get(OutboxMail, row_id, options=[_NO_RAW])
         if row is not None:
             row.status, row.last_error = "dropped", f"not sent: {why}"
             s.add(row)

@@ -86,11 +86,14 @@ def test_a_row_that_left_the_queue_after_the_listing_is_not_sent(ctx: Context, m
         assert s.get(OutboxMail, first).attempts == 0  # type: ignore[union-attr]
 
 
-def test_a_retried_row_keeps_its_count_and_is_sent_later(ctx: Context, clock: ManualClock) -> None:
+def test_a_retried_row_keeps_its_count_and_is_sent_later(ctx: Context, clock: ManualClock,
+                                                         opened: list[bytes]) -> None:
     (row_id,) = _queue(ctx, 1)
     out = MemoryOutgoing()
     out.fail_next(451)
+    opened.clear()
     assert asyncio.run(outbox.drain(ctx, out)) == 0
+    assert len(opened) == 1  # read to be sent; recording the refusal does not read it again
     with ctx.session() as s:
         row = s.get(OutboxMail, row_id)
         assert row is not None and row.status == "queued" and row.attempts == 1 and "451" in row.last_error
@@ -99,3 +102,16 @@ def test_a_retried_row_keeps_its_count_and_is_sent_later(ctx: Context, clock: Ma
     with ctx.session() as s:
         row = s.get(OutboxMail, row_id)
         assert row is not None and (row.status, row.attempts, row.last_error) == ("sent", 2, "")
+
+
+def test_a_refused_row_fails_without_reading_its_bytes_again(ctx: Context, opened: list[bytes]) -> None:
+    (row_id,) = _queue(ctx, 1)
+    out = MemoryOutgoing()
+    out.fail_next(554)
+    opened.clear()
+    assert asyncio.run(outbox.drain(ctx, out)) == 0
+    assert len(opened) == 1
+    with ctx.session() as s:
+        row = s.get(OutboxMail, row_id)
+        assert row is not None and (row.status, row.attempts) == ("failed", 1) and "554" in row.last_error
+        assert row.raw == b"Subject: 0\r\n\r\nbody 0\r\n"  # the bytes are kept as they were
