@@ -172,17 +172,13 @@ class Claims:
         return got
 
     def _read(self, ctx: Context, stmt: Any) -> list[Any]:
-        """The first column of ``stmt``'s rows: read on the claims' own connection where there is
-        one (autocommit, each statement sees what is committed, as a new session would; a session
-        costs a check of its pooled connection and a rollback more), else in a session."""
-        if self.shared:
-            with self._guard:
-                return [row[0] for row in self._connection().execute(stmt)]
-        with ctx.session() as s:
-            return list(s.exec(stmt))
+        """The first column of ``stmt``'s rows (`_rows`)."""
+        return [row[0] for row in self._rows(ctx, stmt, {})]
 
     def _rows(self, ctx: Context, stmt: Any, params: dict[str, Any]) -> list[Any]:
-        """`_read`, with every column of the rows, and ``params`` for the statement's bound parameters."""
+        """``stmt``'s rows, read on the claims' own connection where there is one (autocommit,
+        each statement sees what is committed, as a new session would; a session costs a check
+        of its pooled connection and a rollback more), else on a connection of the engine's."""
         if self.shared:
             with self._guard:
                 return list(self._connection().execute(stmt, params))
