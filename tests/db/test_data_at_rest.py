@@ -67,6 +67,38 @@ def test_sent_mail_keeps_its_secrets_for_the_retention_only(ctx: Context, clock:
     assert retention.purge(ctx) == 0  # each mail is read once
 
 
+def test_the_purge_opens_only_the_mail_it_redacts(ctx: Context, clock: ManualClock,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hourly purge reads the rows past its mark without their bytes: a mail still inside
+    the retention (or still queued) is never decrypted, only the ones it redacts are."""
+    from pbem.db import sealed
+
+    ctx.config = dataclasses.replace(ctx.config, retention=RetentionConfig(raw_mail="30d"))
+    games.create(ctx, "duel", "Old", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
+    assert _send_all(ctx) == 2
+    clock.advance(days=20)
+    games.create(ctx, "duel", "New", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
+    assert _send_all(ctx) == 2
+    games.create(ctx, "duel", "Queued", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
+    opened: list[bytes] = []  # the mails opened (the purge's mark is sealed too: not counted)
+    plain = sealed.Keyring.open
+
+    def counting(self: sealed.Keyring, token: bytes) -> bytes:
+        data = plain(self, token)
+        if b"\nSubject:" in data:
+            opened.append(data)
+        return data
+
+    monkeypatch.setattr(sealed.Keyring, "open", counting)
+    clock.advance(days=5)
+    assert retention.purge(ctx) == 0 and opened == []  # nothing is old enough: nothing was opened
+    clock.advance(days=6)  # the first game's mails are 31 days old, the second's 11
+    assert retention.purge(ctx) == 2
+    assert len(opened) == 2  # the two it redacted, not the four newer ones behind them
+    monkeypatch.undo()
+    assert [("[secret]" in text_of(r)) for r in _rows(ctx)] == [True, True, False, False, False, False]
+
+
 def test_queued_mail_is_never_redacted(ctx: Context, clock: ManualClock) -> None:
     games.create(ctx, "duel", "Waiting", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
     clock.advance(days=40)
