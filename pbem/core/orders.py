@@ -17,7 +17,10 @@ from pbem.core.rules import Diagnostic, Sheet
 
 def fold(word: str) -> str:
     """Upper case without accents: players write "più", "PIU" or "Più" alike (keywords are compared folded)."""
-    decomposed = unicodedata.normalize("NFKD", word.upper())
+    upper = word.upper()
+    if upper.isascii():
+        return upper  # NFKD leaves ASCII as it is, and ASCII has no combining marks
+    decomposed = unicodedata.normalize("NFKD", upper)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 

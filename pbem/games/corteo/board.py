@@ -35,6 +35,7 @@ from pbem.games.corteo.state import (
     Tally,
     Throw,
     Unit,
+    relocated,
 )
 from pbem.games.corteo.tables import TABLES, UnitType
 from pbem.games.corteo.units import Counter, counter
@@ -312,13 +313,20 @@ class Board:
             for u, x in self.units.items():
                 if not x.waiting:
                     self._by_loc.setdefault(x.loc, []).append(u)
-        here = self._by_loc.get(label, [])
-        return [u for u in here if side is None or self.side(u) == side]
+        here = self._by_loc.get(label)
+        if not here:
+            return []
+        if side is None:
+            return list(here)
+        return [u for u in here if _unit_side(u) == side]
 
-    def set_loc(self, uid: str, loc: str, kind: str, path: tuple[str, ...] | None = None, **flags: bool) -> None:
-        start = self.units[uid].loc
-        self.units[uid] = replace(self.units[uid], loc=loc, **flags)  # type: ignore[arg-type]
-        self.steps.append(Step(uid, path if path is not None else (start, loc), kind))
+    def set_loc(self, uid: str, loc: str, kind: str, path: tuple[str, ...] | None = None, *,
+                waiting: bool | None = None, presidio: bool | None = None) -> None:
+        """The unit moved to ``loc`` (a step of ``kind`` on record), with its C 13d wait and its 6b
+        binding set where given."""
+        unit = self.units[uid]
+        self.units[uid] = relocated(unit, loc, waiting=waiting, presidio=presidio)
+        self.steps.append(Step(uid, path if path is not None else (unit.loc, loc), kind))
 
     def active(self, uid: str) -> bool:
         """On the map and able to act (not panicked in a barracks, not waiting in C 13d)."""
@@ -463,14 +471,17 @@ class Board:
             self._present = {}
             for u, x in self.units.items():
                 self._present.setdefault(x.loc, []).append(u)
-        return [u for u in self._present.get(label_of(h), []) if self.side(u) == side]
+        here = self._present.get(label_of(h))
+        return [u for u in here if _unit_side(u) == side] if here else []
 
     def stack_ok(self, uid: str, h: Hex, leaving: frozenset[str] = frozenset()) -> bool:
         """Two units of a side per hex; blindati never stack except in barracks (9); forestieri and
         Finanza waiting where they were placed stand alone or among themselves (13d)."""
-        here = [u for u in self.present(h, self.side(uid)) if u != uid and u not in leaving]
+        here = [u for u in self.present(h, _unit_side(uid)) if u != uid and u not in leaving]
         if len(here) >= TABLES.rules.stack_limit:
             return False
+        if not here:
+            return True  # nobody to stack with: the rules below are about the units already there
         mine = self.counter(uid).set
         if any(self.counter(u).set != mine and (self.units[u].waiting or self.units[uid].waiting) for u in here):
             return False

@@ -247,7 +247,8 @@ def is_hex(word: str) -> bool:
 
 
 def is_unit(word: str) -> bool:
-    return bool(_UNIT.fullmatch(word)) and not is_hex(word)
+    """A unit id (``MOV1``): two or three letters, so never a hex (one letter)."""
+    return _UNIT.fullmatch(word) is not None
 
 
 Problem: TypeAlias = tuple[Message, Message | None]
@@ -267,9 +268,11 @@ def _unknown(word: str) -> Problem:
 
 def _split(words: list[str]) -> tuple[list[str], list[str], list[str]]:
     """Units, hexes and other words, in order of appearance."""
-    units = [w for w in words if is_unit(w)]
-    hexes = [w for w in words if is_hex(w)]
-    rest = [w for w in words if not is_unit(w) and not is_hex(w)]
+    units: list[str] = []
+    hexes: list[str] = []
+    rest: list[str] = []
+    for w in words:
+        (units if _UNIT.fullmatch(w) else hexes if _HEX.fullmatch(w) else rest).append(w)
     return units, hexes, rest
 
 

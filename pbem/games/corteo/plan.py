@@ -155,7 +155,7 @@ class Planner:
                 self.err(item, msg("err-not-now", keyword=k, phase=msg(f"phase-{self.stage}")),
                          msg("hint-allowed", keywords=", ".join(allowed + STANDING)))
                 continue
-            getattr(self, f"_{k.lower()}")(item)
+            getattr(self, _HANDLERS.get(k) or f"_{k.lower()}")(item)
         if self.ok:
             self._finish()
         # One order for the sheet whatever the order of its lines (the canonical text); the
@@ -278,7 +278,7 @@ class Planner:
         if uid in self.placed:
             return msg("err-placed-twice", unit=uid)
         sc = plan_scenario.of(self)
-        if self.stage == "setup":
+        if self.state.stage == "setup":
             if self.seat == CORTEO and b.counter(uid).set == "poc":
                 problem = plan_scenario.check_setup_dissident(h)
                 if problem:
@@ -354,21 +354,23 @@ class Planner:
 
     def do_place(self, uid: str, h: Hex) -> None:
         b = self.board
+        setup = self.state.stage == "setup"
         self.placed.add(uid)
-        waiting = self.stage != "setup" and b.units[uid].loc == RESERVE and b.counter(uid).set in ("forestieri", "finanza")
-        presidio = self.stage == "setup" and b.type(uid).kind == "piantoni"
-        waiting = waiting or (self.stage == "setup" and b.counter(uid).set == "poc")  # D: dissidents wait
+        waiting = not setup and b.units[uid].loc == RESERVE and b.counter(uid).set in ("forestieri", "finanza")
+        presidio = setup and b.type(uid).kind == "piantoni"
+        waiting = waiting or (setup and b.counter(uid).set == "poc")  # D: dissidents wait
         if waiting and self.dice is not None:  # 13d: "A questo punto ... tira il dado": even, in the game
             roll = self.dice.roll(TABLES.die, f"C 13d: does {uid} enter the game?")
             waiting = not TABLES.roll_succeeds("corteo-nazionale", roll)
-        if self.stage != "setup" and self.seat == POTERE and b.type(uid).kind != "finanza":
+        if not setup and self.seat == POTERE and b.type(uid).kind != "finanza":
             # 6c: the hand's reinforcement points; C 3a counts the power's forces "esclusa la
             # finanza", and 13d brings it in apart, so it never takes from them.
             self.reinforced += b.type(uid).power
-        if self.stage == "setup" and self.seat == CORTEO:
+        if setup and self.seat == CORTEO:
             plan_scenario.note_deploy(self, uid, h)
-        b.set_loc(uid, h.label, "place", waiting=waiting, presidio=presidio)
-        self.orders.append(Place(uid, h.label))
+        label = h.label
+        b.set_loc(uid, label, "place", waiting=waiting, presidio=presidio)
+        self.orders.append(Place(uid, label))
 
     def _head(self, item: Item) -> None:
         b = self.board
@@ -769,6 +771,8 @@ def reinforcement_due(state: State) -> int | dict[str, int] | None:
     return dict(units) if units is not None else None
 
 
+#: Each keyword's method (``_place`` for PLACE), named once.
+_HANDLERS = {k: f"_{k.lower()}" for keys in ALLOWED.values() for k in keys} | {k: f"_{k.lower()}" for k in STANDING}
 _FIRST = {"RUN": 0, "TOWARD": 2, "PUSH": 2, "BARRACKS": 2, "PASS": 2, "HEAD": 1}
 
 

@@ -45,6 +45,13 @@ class Unit:
     waiting: bool = False  # C 13d: forestieri / Finanza placed but not yet in the game
 
 
+def relocated(unit: Unit, loc: str, *, waiting: bool | None = None, presidio: bool | None = None) -> Unit:
+    """``dataclasses.replace(unit, loc=loc, ...)`` for the flags given, built directly: a unit is
+    moved for every line of a sheet, and ``replace`` reads the fields' list each time."""
+    return Unit(unit.id, loc, unit.panicked, unit.panic_hand, unit.presidio if presidio is None else presidio,
+                unit.waiting if waiting is None else waiting)
+
+
 @dataclass(frozen=True)
 class Barricade:
     hex: str
