@@ -203,7 +203,7 @@ class App:
                                 got = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
                                                               fetched.uidvalidity, fetched.size, fetched.head)
                         else:
-                            got = await asyncio.to_thread(queue.store, self.ctx, fetched.raw)
+                            got = await asyncio.to_thread(queue.store, self.ctx, fetched.raw, self.claims)
                         if got is not None:
                             summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
                         checkpoint("inbound.after-commit")
@@ -295,9 +295,10 @@ class App:
 
         from pbem.db.models import ReportJob
 
-        with self.ctx.session() as s:
-            jobs = s.exec(select(ReportJob).where(ReportJob.status == "pending",
-                                                  col(ReportJob.id).not_in(self._logged_jobs or {0}))).all()
+        # one statement on the claims' connection (no session: a pooled connection's check, a rollback)
+        jobs = self.claims.execute(self.ctx, select(col(ReportJob.id), ReportJob.game_id, ReportJob.first_seq,
+                                                    ReportJob.last_seq)
+                                   .where(ReportJob.status == "pending", col(ReportJob.id).not_in(self._logged_jobs or {0})))
         for job in jobs:
             self._logged_jobs.add(job.id or 0)
             phases = str(job.first_seq) if job.first_seq == job.last_seq else f"{job.first_seq}-{job.last_seq}"
@@ -352,7 +353,7 @@ class App:
             except MailError as exc:
                 summary.errors.append(f"outbox: {exc}")
                 log.warning("outbox: %s", exc)
-            await asyncio.to_thread(status.record_cycle, self.ctx)  # the heartbeat `pbem status` reads
+            await asyncio.to_thread(status.record_cycle, self.ctx, self.claims)  # the heartbeat `pbem status` reads
         return summary
 
     async def run_once(self) -> dict[str, Any]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import bindparam, func, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -70,6 +71,11 @@ _TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
 #: What `Claims.outbox_row` and `Claims.outbox_mail` read under the claim, made once.
 _OUTBOX_DUE = select(_TABLE.c.status, _TABLE.c.next_attempt_at).where(_TABLE.c.id == bindparam("row_id"))
 _OUTBOX_MAIL = select(_TABLE.c.status, _TABLE.c.next_attempt_at, _TABLE.c.raw).where(_TABLE.c.id == bindparam("row_id"))
+
+
+def _all(result: Any) -> list[Any]:
+    """The rows of a statement's result; none for a statement that returns none."""
+    return list(result) if result.returns_rows else []
 
 
 class Claims:
@@ -149,6 +155,32 @@ class Claims:
             return None
         return rows[0]
 
+    def take_first(self, ctx: Context, kind: int, candidates: Any, skip: Collection[int] = ()) -> int | None:
+        """Claim the first free row of ``candidates`` (a select of ids, in order) in one
+        statement: the ids are tried in turn, and the first claimed is the answer (None: all
+        are other workers'; ``skip``: ids not to try). The caller reads the row again under the
+        claim."""
+        with self._guard:
+            held = [r for k, r in self._held if k == kind] + list(skip) or [0]
+            if not self.shared:
+                found = [i for i in self._unshared_read(ctx, candidates) if i not in held]
+                got = found[0] if found else None
+            else:
+                listed = candidates.subquery("waiting")
+                # the lock is tried on the listed rows one by one, the outer LIMIT stopping at
+                # the first taken (a volatile function is not pushed into a LIMITed subquery)
+                stmt = (select(listed.c[0]).where(listed.c[0].not_in(held),
+                                                  func.pg_try_advisory_lock(kind, listed.c[0])).limit(1))
+                got = self._connection().execute(stmt).scalar()
+            if got is not None:
+                self._held.add((kind, got))
+            return got
+
+    def execute(self, ctx: Context, stmt: Any, params: dict[str, Any] | None = None) -> list[Any]:
+        """``stmt``'s rows (an INSERT, UPDATE or DELETE too, committed at once): one statement
+        and one round trip on the claims' own connection where there is one (`_rows`)."""
+        return self._rows(ctx, stmt, params or {})
+
     def report_jobs(self, ctx: Context, want: int) -> list[int]:
         """Claim up to ``want`` pending report jobs, oldest first."""
         if want <= 0:
@@ -181,9 +213,13 @@ class Claims:
         of its pooled connection and a rollback more), else on a connection of the engine's."""
         if self.shared:
             with self._guard:
-                return list(self._connection().execute(stmt, params))
+                return _all(self._connection().execute(stmt, params))
+        with ctx.engine.begin() as conn:  # a write is committed
+            return _all(conn.execute(stmt, params))
+
+    def _unshared_read(self, ctx: Context, stmt: Any) -> list[Any]:
         with ctx.engine.connect() as conn:
-            return list(conn.execute(stmt, params))
+            return [row[0] for row in conn.execute(stmt)]
 
     def close(self) -> None:
         with self._guard:

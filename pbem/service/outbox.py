@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Sequence
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, event, update
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import defer
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from pbem.config import format_duration, parse_duration
@@ -39,19 +43,66 @@ _MIN_ATTEMPTS = 5
 _NO_RAW = defer(OutboxMail.raw)  # type: ignore[arg-type]  # SQLModel types the column as bytes
 
 
+#: The bytes of small rows this process queued, by engine and row id, kept from the moment
+#: their transaction committed until they are sent (`fresh`): the drain that follows a mail
+#: sends its reply without reading back and decrypting what the mail's transaction just sealed.
+#: A queued row's bytes never change (retention rewrites sent ones only), and a row another
+#: worker sent meanwhile is skipped by the claim's re-read as before.
+_FRESH: WeakKeyDictionary[Engine, OrderedDict[int, tuple[str, bytes]]] = WeakKeyDictionary()
+_FRESH_ROWS = 256
+_FRESH_BYTES = 64 * 1024  # a report with its maps is read from the database when it is sent
+_QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transaction, with their bytes
+
+
 def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, recipients: Sequence[str],
             subject: str, kind: str, game_id: str | None) -> OutboxMail:
     row = OutboxMail(message_id=message_id, game_id=game_id, kind=kind, mail_from=ctx.config.server.bounce_address,
                      recipients_json=json.dumps(list(recipients)), subject=subject, raw=raw, status="queued",
                      next_attempt_at=ctx.now(), created_at=ctx.now())
     session.add(row)
+    if len(raw) <= _FRESH_BYTES:
+        session.info.setdefault(_QUEUED, []).append((row, raw))
     return row
 
 
-def pending(ctx: Context, limit: int = 100) -> list[OutboxMail]:
+@event.listens_for(OrmSession, "after_commit")
+def _committed(session: OrmSession) -> None:
+    """The rows queued in the transaction just committed: their bytes kept for `fresh`."""
+    queued = session.info.pop(_QUEUED, None)
+    if not queued:
+        return
+    engine = session.get_bind().engine
+    kept = _FRESH.setdefault(engine, OrderedDict())
+    for row, raw in queued:
+        row_id = row.__dict__.get("id")  # flushed by the commit (never loaded: no SQL here)
+        if row_id is not None:
+            kept[row_id] = (row.__dict__.get("message_id", ""), raw)
+    while len(kept) > _FRESH_ROWS:
+        kept.popitem(last=False)
+
+
+@event.listens_for(OrmSession, "after_rollback")
+def _rolled_back(session: OrmSession) -> None:
+    session.info.pop(_QUEUED, None)  # never queued
+
+
+def fresh(ctx: Context, row: OutboxMail) -> bytes | None:
+    """The bytes of ``row`` when this process queued it (and forgets them), else None."""
+    kept = _FRESH.get(ctx.engine)
+    got = kept.pop(row.id, None) if kept is not None and row.id is not None else None
+    if got is None or got[0] != row.message_id:
+        return None
+    return got[1]
+
+
+def pending(ctx: Context, limit: int = 100, claims: Claims | None = None) -> list[OutboxMail]:
     """The due rows, oldest first, without their bytes (``raw`` is deferred: not loaded, so not
     decrypted; a row's bytes are read when it is about to be sent, `_raw`). The rows are
-    detached: reading ``raw`` on them raises."""
+    detached: reading ``raw`` on them raises. With ``claims``: one statement on the claims'
+    connection (`Claims.execute`), the rows made from its columns (``raw`` None)."""
+    if claims is not None:
+        got = claims.execute(ctx, _PENDING, {"now": ctx.now(), "limit": limit})
+        return [OutboxMail(**row._mapping) for row in got]
     with ctx.session() as s:
         stmt = (select(OutboxMail).options(_NO_RAW).where(OutboxMail.status == "queued")
                 .where(col(OutboxMail.next_attempt_at) <= ctx.now())
@@ -88,15 +139,25 @@ def _raw(ctx: Context, row_id: int) -> bytes | None:
         return raw
 
 
-def _sent(ctx: Context, row_id: int) -> None:
-    """`_record` of a 250: one UPDATE, without loading (and decrypting) the row."""
+_PENDING = (select(*[c for c in _OUTBOX.c if c.name != "raw"])
+            .where(_OUTBOX.c.status == "queued", _OUTBOX.c.next_attempt_at <= bindparam("now"))
+            .order_by(_OUTBOX.c.id).limit(bindparam("limit")))
+
+
+def _sent(ctx: Context, row_id: int, claims: Claims | None = None) -> None:
+    """`_record` of a 250: one UPDATE, without loading (and decrypting) the row; with
+    ``claims``, on the claims' own connection (one round trip, `Claims.execute`)."""
+    if claims is not None:
+        claims.execute(ctx, _SENT, {"row_id": row_id, "now": ctx.now()})
+        return
     with ctx.engine.begin() as conn:
         conn.execute(_SENT, {"row_id": row_id, "now": ctx.now()})
 
 
-def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool = False) -> None:
+def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool = False,
+            claims: Claims | None = None) -> None:
     if status == "sent" and not error:
-        _sent(ctx, row_id)
+        _sent(ctx, row_id, claims)
         return
     with ctx.session() as s:
         row = s.get(OutboxMail, row_id, options=[_NO_RAW])
@@ -259,11 +320,16 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
         raise _still_down(health)
     sent = 0
     while True:
-        rows = pending(ctx, limit)
+        rows = pending(ctx, limit, claims)
         released, taken = False, 0
         for row in rows:
             assert row.id is not None
-            raw = claims.outbox_mail(ctx, row.id) if claims is not None else _raw(ctx, row.id)
+            raw = fresh(ctx, row)
+            if raw is not None:  # queued by this worker: only claimed, its bytes known
+                if claims is not None and not claims.outbox_row(ctx, row.id):
+                    continue  # another worker has it (or sent it)
+            else:
+                raw = claims.outbox_mail(ctx, row.id) if claims is not None else _raw(ctx, row.id)
             if raw is None:
                 continue  # another worker has it (or sent it)
             taken += 1
@@ -291,7 +357,7 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
             released |= _answered(ctx, health)
             checkpoint("outbox.after-send")
             if result.all_sent:
-                _record(ctx, row.id, "sent")
+                _record(ctx, row.id, "sent", claims=claims)
                 sent += 1
             elif result.transient:
                 _record(ctx, row.id, "queued", _summary(result), retry=True)

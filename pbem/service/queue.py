@@ -13,12 +13,14 @@ the rules of `pbem.service.receipt`, with the database instead of the mailbox as
 from __future__ import annotations
 
 import logging
+from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, case, func, update
+from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col, select
 
 from pbem.db.models import InboundMail
-from pbem.service import wakeup
+from pbem.service import atrest, wakeup
 from pbem.service.claims import INBOUND, Claims
 from pbem.service.context import Context
 from pbem.service.receipt import PROCESSING, RETRYING, receipt_key
@@ -28,52 +30,73 @@ log = logging.getLogger(__name__)
 
 STORED = "stored"
 WAITING = (STORED, PROCESSING, RETRYING)
+#: Why a mail found ``retrying`` is not read again.
+TWICE = "the worker stopped twice while processing it: not read again"
+
+#: The statements of a mail's way through the queue, made once; the table's own columns, each
+#: statement one round trip on the claims' autocommit connection (`Claims.execute`) instead of
+#: a session's (a pooled connection's check, BEGIN, the statements, COMMIT).
+_TABLE = InboundMail.__table__  # type: ignore[attr-defined]
+_KNOWN = select(_TABLE.c.id, _TABLE.c.status, _TABLE.c.game_id).where(_TABLE.c.dedupe_key == bindparam("key"))
+_WAITING = (select(_TABLE.c.id).where(_TABLE.c.status.in_(WAITING)).order_by(_TABLE.c.id).limit(64))
+#: The claimed mail read again and marked at once: stored -> processing; processing (its worker
+#: died) -> retrying, one more try; retrying (two deaths) -> error, its bytes dropped. The new
+#: status says which, as the old one did.
+_MARK = (update(_TABLE).where(_TABLE.c.id == bindparam("row_id"), _TABLE.c.status.in_(WAITING),
+                              _TABLE.c.held.is_not(None))
+         .values(status=case((_TABLE.c.status == STORED, PROCESSING), (_TABLE.c.status == PROCESSING, RETRYING),
+                             else_="error"),
+                 held=case((_TABLE.c.status == RETRYING, None), else_=_TABLE.c.held),
+                 note=case((_TABLE.c.status == RETRYING, TWICE), else_=_TABLE.c.note))
+         .returning(_TABLE.c.status, _TABLE.c.held))
+_DONE = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=None)
 
 
-def store(ctx: Context, raw: bytes) -> Handled | None:
+def _storing(values: dict[str, Any]) -> Any:
+    """A new mail: its row, and the NOTIFY that wakes the other workers, in one transaction (a
+    mail on record already inserts nothing and wakes nobody)."""
+    new = (insert(_TABLE).values(values).on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key])
+           .returning(_TABLE.c.id).cte("stored"))
+    return select(new.c.id, func.pg_notify(wakeup.CHANNEL, ""))
+
+
+def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | None:
     """Put the mail on record, to be handled by a worker (None); a mail on record already
-    and handled is a duplicate."""
+    and handled is a duplicate. One statement: the row (the key's unique index the duplicate
+    check) and the other workers' wake-up (`wakeup`), committed together."""
     key = receipt_key(raw)
-    with ctx.session() as session:
-        row = session.exec(select(InboundMail).where(InboundMail.dedupe_key == key)).first()
-        if row is not None:
-            if row.status in WAITING:
-                return None  # stored already: a worker has it or will
-            return Handled("duplicate", "already processed", row.game_id, row.id)
-        session.add(InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=STORED, held=raw))
-        wakeup.announce(session)  # the other workers claim it as soon as it is committed
-        session.commit()
-    return None
+    mine = claims if claims is not None else Claims(ctx.engine)
+    try:
+        atrest.attach(ctx.engine, ctx.config)  # the key that seals ``held``
+        # the row as the model makes it (every column's default), inserted by core
+        row = InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
+        values = {c.name: getattr(row, c.name) for c in _TABLE.c if c.name != "id"}
+        if mine.execute(ctx, _storing(values)):
+            return None
+        known = mine.execute(ctx, _KNOWN, {"key": key})
+    finally:
+        if claims is None:
+            mine.close()
+    if not known or known[0][1] in WAITING:
+        return None  # stored already: a worker has it or will
+    return Handled("duplicate", "already processed", known[0][2], known[0][0])
 
 
 def claim(ctx: Context, claims: Claims) -> tuple[int, bytes] | None:
     """The next stored mail for this worker, marked ``processing``; None: nothing to do."""
-    with ctx.session() as session:
-        ids = [i for i in session.exec(select(InboundMail.id).where(col(InboundMail.status).in_(WAITING))
-                                       .order_by(col(InboundMail.id)).limit(64)) if i is not None]
-    for row_id in ids:
-        if not claims.take(INBOUND, row_id):
-            continue  # another worker handles it
-        with ctx.session() as session:
-            row = session.get(InboundMail, row_id)
-            if row is None or row.status not in WAITING or row.held is None:
-                claims.give_back(INBOUND, row_id)
-                continue
-            if row.status == RETRYING:
-                row.status, row.held = "error", None
-                row.note = "the worker stopped twice while processing it: not read again"
-                log.error("inbound mail %s: %s", row.id, row.note)
-            elif row.status == PROCESSING:
-                log.warning("inbound mail %s was being processed when its worker stopped: one more try", row.id)
-                row.status = RETRYING
-            else:
-                row.status = PROCESSING
-            raw, status = row.held or b"", row.status
-            session.add(row)
-            session.commit()
-        if status == "error":
-            claims.give_back(INBOUND, row_id)
+    atrest.attach(ctx.engine, ctx.config)  # the key that opens ``held``
+    passed: set[int] = set()  # rows found not to be claimed after all: not tried again
+    while (row_id := claims.take_first(ctx, INBOUND, _WAITING, passed)) is not None:
+        marked = claims.execute(ctx, _MARK, {"row_id": row_id})
+        if not marked or marked[0][0] == "error":
+            if marked:
+                log.error("inbound mail %s: %s", row_id, TWICE)
+            claims.give_back(INBOUND, row_id)  # not marked: handled meanwhile by its holder
+            passed.add(row_id)
             continue
+        status, raw = marked[0]
+        if status == RETRYING:
+            log.warning("inbound mail %s was being processed when its worker stopped: one more try", row_id)
         return row_id, raw
     return None
 
@@ -81,8 +104,6 @@ def claim(ctx: Context, claims: Claims) -> tuple[int, bytes] | None:
 def done(ctx: Context, claims: Claims, row_id: int) -> None:
     """The mail is handled (its row says how): drop the sealed copy and the claim."""
     try:
-        with ctx.session() as session:
-            session.execute(update(InboundMail).where(col(InboundMail.id) == row_id).values(held=None))
-            session.commit()
+        claims.execute(ctx, _DONE, {"row_id": row_id})
     finally:
         claims.give_back(INBOUND, row_id)

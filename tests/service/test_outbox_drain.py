@@ -17,13 +17,17 @@ from pbem.service.claims import Claims
 from pbem.service.context import Context, ManualClock
 
 
-def _queue(ctx: Context, count: int, kind: str = "reply") -> list[int]:
+def _queue(ctx: Context, count: int, kind: str = "reply", fresh: bool = False) -> list[int]:
+    """``count`` rows queued; unless ``fresh``, as another process queued them (their bytes
+    are read from the database when they are sent, not known from `outbox.enqueue`)."""
     with ctx.session() as s:
         rows = [outbox.enqueue(s, ctx, message_id=f"<drain-{i}@pbem.test>",
                                raw=f"Subject: {i}\r\n\r\nbody {i}\r\n".encode(), recipients=[f"p{i}@players.example"],
                                subject=str(i), kind=kind, game_id=None) for i in range(count)]
         s.commit()
-        return [r.id for r in rows if r.id is not None]
+    if not fresh:
+        outbox._FRESH.pop(ctx.engine, None)
+    return [r.id for r in rows if r.id is not None]
 
 
 @pytest.fixture
@@ -67,8 +71,8 @@ def test_a_row_that_left_the_queue_after_the_listing_is_not_sent(ctx: Context, m
     first, second = _queue(ctx, 2)
     plain = outbox.pending
 
-    def listed_then_sent(c: Context, limit: int = 100) -> list[OutboxMail]:
-        rows = plain(c, limit)
+    def listed_then_sent(c: Context, limit: int = 100, claims: Claims | None = None) -> list[OutboxMail]:
+        rows = plain(c, limit, claims)
         with c.session() as s:  # another worker sends the first meanwhile
             row = s.get(OutboxMail, first)
             assert row is not None
@@ -115,3 +119,68 @@ def test_a_refused_row_fails_without_reading_its_bytes_again(ctx: Context, opene
         row = s.get(OutboxMail, row_id)
         assert row is not None and (row.status, row.attempts) == ("failed", 1) and "554" in row.last_error
         assert row.raw == b"Subject: 0\r\n\r\nbody 0\r\n"  # the bytes are kept as they were
+
+
+@pytest.mark.parametrize("with_claims", [False, True])
+def test_rows_this_worker_queued_are_sent_without_reading_them_back(ctx: Context, clock: ManualClock,
+                                                                    opened: list[bytes], with_claims: bool) -> None:
+    """The reply a worker has just queued goes out as queued, not read back and decrypted;
+    the same bytes as the row's, each row once, the rows recorded as for any other."""
+    ids = _queue(ctx, 5, fresh=True)
+    with ctx.session() as s:  # queued, then rolled back: never sent, its bytes not kept
+        outbox.enqueue(s, ctx, message_id="<gone@pbem.test>", raw=b"Subject: gone\r\n\r\n", recipients=["x@y.example"],
+                       subject="gone", kind="reply", game_id=None)
+        s.flush()
+        s.rollback()
+    clock.advance(seconds=5)
+    out = MemoryOutgoing()
+    claims = Claims(ctx.engine) if with_claims else None
+    opened.clear()
+    assert asyncio.run(outbox.drain(ctx, out, limit=2, claims=claims)) == 5
+    assert opened == []  # nothing decrypted
+    assert asyncio.run(outbox.drain(ctx, out, claims=claims)) == 0  # nothing twice
+    with ctx.session() as s:
+        rows = list(s.exec(select(OutboxMail).where(col(OutboxMail.id).in_(ids)).order_by(col(OutboxMail.id))))
+        assert [m.raw for m in out.sent] == [r.raw for r in rows]  # the bytes on record, oldest first
+        assert {(r.status, r.attempts, r.last_error) for r in rows} == {("sent", 1, "")}
+        assert s.exec(select(OutboxMail).where(OutboxMail.message_id == "<gone@pbem.test>")).first() is None
+    assert outbox.fresh(ctx, rows[0]) is None  # forgotten once sent
+    if claims is not None:
+        claims.close()
+
+
+def test_kept_bytes_serve_only_their_own_row(ctx: Context, opened: list[bytes]) -> None:
+    """Bytes kept under a row id serve only the row of that Message-ID: a row by another
+    process under the same id (a database made again) is read from the database."""
+    (row_id,) = _queue(ctx, 1, fresh=True)
+    kept = outbox._FRESH[ctx.engine]
+    kept[row_id] = ("<other@pbem.test>", b"not these bytes")
+    out = MemoryOutgoing()
+    opened.clear()
+    assert asyncio.run(outbox.drain(ctx, out)) == 1
+    assert [m.raw for m in out.sent] == [b"Subject: 0\r\n\r\nbody 0\r\n"] and len(opened) == 1
+
+
+def test_a_row_this_worker_queued_and_another_sent_is_not_sent_again(ctx: Context,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Known bytes or not, the claim reads the row again: sent by another worker meanwhile,
+    it is skipped."""
+    first, second = _queue(ctx, 2, fresh=True)
+    plain = outbox.pending
+
+    def listed_then_sent(c: Context, limit: int = 100, claims: Claims | None = None) -> list[OutboxMail]:
+        rows = plain(c, limit, claims)
+        with c.session() as s:
+            row = s.get(OutboxMail, first)
+            assert row is not None
+            row.status = "sent"
+            s.add(row)
+            s.commit()
+        return rows
+
+    monkeypatch.setattr(outbox, "pending", listed_then_sent)
+    out = MemoryOutgoing()
+    claims = Claims(ctx.engine)
+    assert asyncio.run(outbox.drain(ctx, out, claims=claims)) == 1
+    assert [m.recipients for m in out.sent] == [("p1@players.example",)]
+    claims.close()

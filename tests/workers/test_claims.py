@@ -4,6 +4,7 @@ dies (its connection ends) leaves the work to the other at once."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -97,6 +98,22 @@ def test_roles() -> None:
         parse_roles("mapz")
 
 
+def _released(ctx: Context, kind: int, row_id: int) -> None:
+    """Wait until the server has ended a dead worker's backend, and its claim with it: a
+    connection closed by its client is ended by the server a moment later, and a claim
+    tried in that moment is still the dead worker's (a live worker tries again later)."""
+    from sqlalchemy import text
+
+    held = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = :k AND objid = :r"
+                " AND objsubid = 2")
+    for _ in range(500):
+        with ctx.engine.connect() as conn:
+            if not conn.execute(held, {"k": kind, "r": row_id}).scalar():
+                return
+        time.sleep(0.01)
+    raise AssertionError(f"claim {kind}/{row_id} still held")
+
+
 def test_a_stored_mail_is_handled_by_one_worker_and_retried_once_after_deaths(two: tuple[Context, Context]) -> None:
     """pbem.service.queue: the reader stores, a worker claims; a worker that dies with it
     leaves it to the next (one more try), two deaths make it an error, never read again."""
@@ -112,11 +129,13 @@ def test_a_stored_mail_is_handled_by_one_worker_and_retried_once_after_deaths(tw
     assert claimed is not None and claimed[1] == raw
     assert queue.claim(ctx_b, b) is None  # a is at it
     a._conn.invalidate()  # a dies with it
+    _released(ctx_b, claims.INBOUND, claimed[0])
     again = queue.claim(ctx_b, b)
     assert again is not None and again[0] == claimed[0]
     with ctx_b.session() as s:
         assert (row := s.get(InboundMail, claimed[0])) is not None and row.status == "retrying"
     b._conn.invalidate()  # and b too
+    _released(ctx_b, claims.INBOUND, claimed[0])
     assert queue.claim(ctx_b, c) is None
     with ctx_b.session() as s:
         row = s.get(InboundMail, claimed[0])
