@@ -139,7 +139,7 @@ def test_every_games_states_and_sheets_decode_as_the_general_code_does(kind: str
     """The games' own states, through a few phases of random orders: the same JSON and objects."""
     from pbem.core.rules import Sheet
 
-    rules = registry.get(kind)
+    rules: Any = registry.get(kind)  # a DataclassStorage: its codecs are compared
     seats = list(rules.info.seats)[:rules.info.max_seats]
     state = rules.new_game(seats, {})
     picks = iter(range(10**6))
@@ -160,3 +160,61 @@ def test_every_games_states_and_sheets_decode_as_the_general_code_does(kind: str
         assert rules.decode_state(data) == state
         dice = VerifiableDice(b"codec", "c1", number, orders_digest({s: sh.canonical() for s, sh in sheets.items()}), 0)
         state = rules.resolve(state, sheets, dice).state
+
+
+@dataclass(frozen=True)
+class Checked:
+    value: int
+
+    def __post_init__(self) -> None:
+        if self.value < 0:
+            raise TypeError("negative")
+
+
+@dataclass
+class Slotted:
+    __slots__ = ("value",)
+    value: int
+
+
+@dataclass(frozen=True)
+class OwnInit:
+    value: int
+
+    def __init__(self, value: int) -> None:
+        object.__setattr__(self, "value", value * 2)
+
+
+@dataclass(frozen=True)
+class Derived(OwnInit):
+    pass
+
+
+@dataclass(frozen=True)
+class Hidden:
+    value: int
+    seen: int = field(default=7, init=False)
+
+
+def test_only_plain_dataclasses_are_built_without_their_init() -> None:
+    """A class whose __init__ does more than store its fields is built by its __init__, as before."""
+    codec = Codec([Leaf, Tree, Checked, Slotted, OwnInit, Derived, Hidden])
+    # Derived's own __init__ is the one dataclass wrote (it only stores): built directly, as it builds
+    assert sorted(codec._direct) == ["Derived", "Leaf", "Tree"]
+    for data in ({"$t": "Checked", "value": 1}, {"$t": "Slotted", "value": 2}, {"$t": "OwnInit", "value": 3},
+                 {"$t": "Derived", "value": 4}):
+        assert _same(codec.decode(data), codec.decode_any(data))
+    assert codec.decode({"$t": "OwnInit", "value": 3}).value == 6 and codec.decode({"$t": "Derived", "value": 4}).value == 4
+    assert _outcome(codec.decode, {"$t": "Checked", "value": -1}) == _outcome(codec.decode_any, {"$t": "Checked", "value": -1})
+    assert _outcome(codec.decode, {"$t": "Hidden", "value": 1, "seen": 2})[0] == "raised"
+
+
+def test_an_object_built_without_init_is_the_one_init_builds() -> None:
+    leaf = CODEC.decode({"$t": "Leaf", "text": "a", "number": 2, "flag": True})
+    built = Leaf("a", 2, True)
+    assert leaf == built and hash(leaf) == hash(built) and repr(leaf) == repr(built)
+    assert list(vars(leaf)) == list(vars(built))  # the fields in the order __init__ stores them
+    with pytest.raises(AttributeError):
+        leaf.text = "b"  # type: ignore[misc]
+    partial = CODEC.decode({"$t": "Tree", "leaves": []})  # fields left out: __init__ gives their defaults
+    assert partial == Tree() and _same(partial, CODEC.decode_any({"$t": "Tree", "leaves": []}))

@@ -5,6 +5,7 @@ look at each."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from dataclasses import fields, replace
 
 from hypothesis import given, settings
@@ -25,7 +26,7 @@ def test_relocated_knows_every_field_of_a_unit() -> None:
 @settings(max_examples=300, deadline=None)
 @given(_units, st.text(max_size=5), st.one_of(st.none(), st.booleans()), st.one_of(st.none(), st.booleans()))
 def test_relocated_is_replace(unit: Unit, loc: str, waiting: bool | None, presidio: bool | None) -> None:
-    flags = {k: v for k, v in (("waiting", waiting), ("presidio", presidio)) if v is not None}
+    flags: dict[str, Any] = {k: v for k, v in (("waiting", waiting), ("presidio", presidio)) if v is not None}
     assert relocated(unit, loc, waiting=waiting, presidio=presidio) == replace(unit, loc=loc, **flags)
 
 
