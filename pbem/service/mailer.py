@@ -58,15 +58,21 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
     which seat where the player holds two in one game. ``roster``: ``game``'s holders read
     once for a batch of mails (`pbem.service.holders.Roster`), the same answers."""
     own_id: str | None = None
+    used: bool | None = None
     if roster is not None and game is not None:
         reply_to = reply_to or roster.reply_to(ctx, to)
         root = roster.root(to, seat)
+    elif game is not None:
+        reply_to, root, used = _thread(session, ctx, game, to, reply_to, seat,
+                                       queued=in_reply_to is None and not references)
     else:
         reply_to = reply_to or tokens.reply_to_for(session, ctx, game, to)
-        root = threads.root_for(session, game, to, ctx.config.server.domain, seat) if game is not None else None
+        root = None
     if root is not None:
-        if in_reply_to is None and not references and not (
-                roster.taken(root) if roster is not None else threads.taken(session, root)):
+        fresh = in_reply_to is None and not references  # the root is its Message-ID, if still free
+        if fresh and used is None:
+            used = roster.taken(root) if roster is not None else threads.taken(session, root)
+        if fresh and not used:
             own_id = root
             if roster is not None:
                 roster.use(root)
@@ -80,6 +86,31 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
     outbox.enqueue(session, ctx, message_id=message_id, raw=raw, recipients=[to], subject=subject, kind=kind,
                    game_id=game.id if game is not None else None)
     return message_id
+
+
+def _thread(session: Session, ctx: Context, game: Game, to: str, reply_to: str | None, seat: str | None,
+            queued: bool) -> tuple[str | None, str | None, bool | None]:
+    """The Reply-To (`tokens.reply_to_for`, unless given), the thread's root
+    (`threads.root_for`) and, with ``queued``, whether it is queued (`threads.taken`; None:
+    ask) of a mail to ``to`` about ``game``, from one statement (`threads.at`) instead of up
+    to three; none for an answer to a seat's player whose seat and holders the transaction
+    has read already (an order mail's: `holders.everyone` keeps them for the transaction)."""
+    want = to.strip().lower()
+    known = threads.seat_read(session, game, seat) if seat is not None and not queued else None
+    if known is not None and (reply_to or not ctx.config.security.reply_tokens):
+        from pbem.service import holders  # holders queues its mails here
+
+        mine = [h for h in holders.everyone(session, known) if h.address == want]
+        root = (threads.root_id(game, known.name, mine[0].id, ctx.config.server.domain)
+                if len(mine) == 1 and mine[0].id is not None else None)
+        return reply_to or None, root, None
+    rows = threads.at(session, game, {to.lower(), want}, ctx.config.server.domain, queued)
+    if not reply_to:
+        listed = [holder for holder, _, _, _ in rows if holder.address == to.lower() and holder.status != "removed"]
+        reply_to = (tokens.reply_address(session, ctx, listed[0])
+                    if ctx.config.security.reply_tokens and len(listed) == 1 else None)
+    picked = threads.pick(rows, to, seat)
+    return reply_to, (picked[2] if picked is not None else None), (picked[3] if picked is not None else None)
 
 
 def drawn(view: View, lang: str) -> View:
