@@ -73,7 +73,8 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
     return Handled(result.status, result.note, result.game_id, row.id, result.seat)
 
 
-#: The receipt row filled in with what the mail says (built once: see `_on_record`).
+#: The receipt row filled in with what the mail says (built once, run as core on the session's
+#: connection, not through the ORM's bulk-update path: see `_on_record`).
 _FILL = (update(InboundMail).where(col(InboundMail.id) == bindparam("row_id"))
          .values({name: bindparam(f"new_{name}") for name in ("dedupe_key", "message_id", "sender", "subject", "size", "raw")})
          .returning(col(InboundMail.received_at), col(InboundMail.status), col(InboundMail.game_id), col(InboundMail.note))
@@ -87,7 +88,7 @@ def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, 
     fields: dict[str, Any] = {"dedupe_key": mail.dedupe_key, "message_id": mail.message_id or "", "sender": mail.sender or "",
               "subject": mail.subject[:500], "size": mail.size, "raw": kept}
     if receipt is not None:
-        got = session.execute(_FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}}).first()
+        got = session.connection().execute(_FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}}).first()
         if got is not None:  # the row as it now is, known without reading it
             row = InboundMail(id=receipt, received_at=got[0], status=got[1], game_id=got[2], note=got[3], **fields)
             make_transient_to_detached(row)
@@ -141,6 +142,12 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     if not mail.sender or problem:
         return _no_single_sender(session, ctx, mail, problem)
     env = parse_envelope(mail.text)
+    game: Game | None = None
+    if env.club is None and env.game is not None:
+        try:  # orders read its phase; the sender's player (its language) comes in the same statement
+            game = store.get_game(session, env.game, lock=True, phase=True, player=mail.sender)
+        except NotFoundError:
+            game = None
     reply = Reply(session, ctx, mail, lang=_language(session, ctx, mail.sender))
     lang = reply.lang
     if env.club is not None:  # GAMES, JOIN, CONFIRM, ABSENCE, SET …: the sender known by address only
@@ -152,9 +159,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
         reply.send(mail.sender, t("subject.no_block", lang), t("reply.no_block", lang, address=ctx.config.server.address,
                                                                  kinds=", ".join(registry.kinds())))
         return Handled("refused", "no GAME block")
-    try:
-        game = store.get_game(session, env.game, lock=True, phase=True)  # orders read its phase
-    except NotFoundError:
+    if game is None:
         reply.send(mail.sender, t("subject.refused", lang), t("reply.no_game", lang, game=quote(env.game, SHORT)))
         return Handled("refused", f"no game {quote(env.game, SHORT)}")
     reply.game = game
@@ -163,7 +168,8 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     if env.command is not None and env.command[0] == "HELP" and not env.seat:
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
-    seat = store.seat(session, game.id, env.seat) if env.seat else None
+    seats = store.seats(session, game.id) if env.seat else []  # read once: the orders ask whether all are in
+    seat = _named(seats, env.seat)
     holder, refusal = identity.identify(ctx, session, mail, env, seat, raw=raw)
     if refusal is not None:
         return identity.refuse(reply, game, env, seat, refusal)
@@ -193,7 +199,13 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMai
     if seat.status == "conceded":
         reply.send(holder.address, t("subject.refused", lang), t("vote.out_of_play", lang, game=game.id, seat=seat.name))
         return Handled("refused", "the seat has conceded", game.id)
-    return _orders(reply, game, seat, holder, env, row)
+    return _orders(reply, game, seats, seat, holder, env, row)
+
+
+def _named(seats: list[Seat], name: str | None) -> Seat | None:
+    """`store.seat` among the game's seats."""
+    want = (name or "").strip().lower()
+    return next((s for s in seats if s.name == want), None) if want else None
 
 
 def _no_single_sender(session: Session, ctx: Context, mail: IncomingMail, problem: str | None) -> Handled:
@@ -209,9 +221,12 @@ def _no_single_sender(session: Session, ctx: Context, mail: IncomingMail, proble
     return identity.refuse(reply, game, env, seat, "several-from")
 
 
-def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope, row: InboundMail) -> Handled:
+def _orders(reply: Reply, game: Game, seats: list[Seat], seat: Seat, holder: Holder, env: Envelope,
+            row: InboundMail) -> Handled:
     """Orders from one holder: every answer goes to that holder's address alone; when the
-    seat is a team, the other holders are told what is now on file and who sent it."""
+    seat is a team, the other holders are told what is now on file and who sent it. The game's
+    ``seats`` and the phase's sheets are read once, under the game's lock: the sheet on file,
+    the one it supersedes and whether every seat is in come from them."""
     session, ctx, lang = reply.session, reply.ctx, reply.lang
     zone = zone_of(session, game, holder.address)  # times in the player's own zone, and in UTC
     if game.status == "finished":
@@ -238,7 +253,9 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
                    t("reply.no_orders", lang, game=game.id, turn=phase.turn))
         return Handled("refused", "no orders", game.id)
     written = order_time(reply.mail.date, row.received_at or reply.ctx.now())
-    on_file = store.sheet_on_file(session, game.id, phase_row.seq, seat.name)
+    phase_sheets = store.sheets_of_phase(session, game.id, phase_row.seq)  # by id: the seat's last is on file
+    earlier = [r for r in phase_sheets if r.seat == seat.name]
+    on_file = earlier[-1] if earlier else None
     dated = reply.mail.date
     if env.turn is None and dated is not None and phase_row.opened_at is not None \
             and dated < phase_row.opened_at - CLOCK_SLACK:
@@ -261,7 +278,7 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
                    turn=phase.turn)
         return Handled("refused", f"{sum(d.is_error for d in sheet.diagnostics)} errors", game.id)
     filed = turns.file_sheet(session, ctx, game, rules, phase_row.seq, sheet, raw_text=text, source="mail",
-                             sender=reply.mail.sender or "", inbound_id=row.id, mail_date=written)
+                             sender=reply.mail.sender or "", inbound_id=row.id, mail_date=written, earlier=earlier)
     body = [t("reply.accepted", lang, game=game.id, turn=phase.turn, seat=seat_label(rules, seat.name, lang),
               receipt=filed.receipt)]
     if on_file is not None and on_file.sender.lower() not in ("", holder.address):
@@ -275,7 +292,8 @@ def _orders(reply: Reply, game: Game, seat: Seat, holder: Holder, env: Envelope,
         body.append(t("reply.warnings", lang))
         body += [f"  {line_label(d.line, lang)}: {text_of(d.message, lang, rules.catalog)}" for d in warnings]
         body.append("")
-    ready = game.status != "paused" and turns.ready(session, game, phase_row)
+    ready = game.status != "paused" and turns.ready(session, game, phase_row, seats={s.name: s for s in seats},
+                                                    filed={r.seat for r in phase_sheets} | {seat.name})
     if game.status == "paused":
         body.append(t("reply.paused", lang, game=game.id))
     elif not ready:

@@ -46,7 +46,8 @@ class Receipt:
     handled: Handled | None = None
 
 
-#: A new mail's receipt row (built once; the ORM's unit of work cost more than the INSERT).
+#: A new mail's receipt row (built once, run as core on the session's connection: the ORM's
+#: unit of work, and its bulk-insert path, cost more than the INSERT).
 _RECEIVE = (insert(InboundMail).values(dedupe_key=bindparam("key"), message_id="", sender="", subject="",
                                        size=bindparam("size"), received_at=bindparam("at"), status=PROCESSING, note="")
             .returning(col(InboundMail.id)))
@@ -62,7 +63,7 @@ def receive(ctx: Context, raw: bytes) -> Receipt:
     with ctx.session() as session:
         # a new mail (the usual case) is one INSERT; its key taken, the row on record decides
         try:
-            row_id = session.execute(_RECEIVE, {"key": key, "size": len(raw), "at": ctx.now()}).scalar_one()
+            row_id = session.connection().execute(_RECEIVE, {"key": key, "size": len(raw), "at": ctx.now()}).scalar_one()
             session.commit()
             return Receipt(row_id)
         except IntegrityError:

@@ -20,6 +20,12 @@ from pbem.errors import NotFoundError
 _GAME_PHASE = (select(Game, PhaseRow).where(Game.id == bindparam("game_id"))
                .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq)))
 _GAME_PHASE_LOCKED = _GAME_PHASE.with_for_update(of=Game)  # the game's lock, as without the phase
+#: The game and its phase with the player at an address (`get_game`'s ``player``): a row of no
+#: table of the game's, joined on the address alone, so the game's row is found with or without it.
+_GAME_PHASE_PLAYER = (select(Game, PhaseRow, Player).where(Game.id == bindparam("game_id"))
+                      .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
+                      .outerjoin(Player, col(Player.address) == bindparam("address")))
+_GAME_PHASE_PLAYER_LOCKED = _GAME_PHASE_PLAYER.with_for_update(of=Game)
 _PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.seq == bindparam("seq"))
 _SEAT = select(Seat).where(Seat.game_id == bindparam("game_id"), Seat.name == bindparam("name"))
 _SHEET_ON_FILE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.phase_seq == bindparam("seq"),
@@ -31,9 +37,12 @@ _SHEETS_OF_PHASE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_i
                                            col(SheetRow.superseded).is_(False)).order_by(col(SheetRow.id)))
 
 
-def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = False) -> Game:
+def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = False,
+             player: str | None = None) -> Game:
     """The game (``lock``: its row locked for the transaction). ``phase``: its current
-    phase read in the same statement, for `current_phase` to find without a query."""
+    phase read in the same statement, for `current_phase` to find without a query; and
+    ``player`` (an address, with ``phase``): the player at that address too, for `player_at`
+    (an order mail asks for its sender's language first: one statement for both)."""
     if not phase:
         stmt = select(Game).where(Game.id == game_id.strip().lower())
         if lock:
@@ -42,12 +51,29 @@ def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = F
         if game is None:
             raise NotFoundError(f"no game with id {game_id!r}")
         return game
+    if player is not None:
+        return _game_and_player(session, game_id, lock, player)
     found = session.exec(_GAME_PHASE_LOCKED if lock else _GAME_PHASE, params={"game_id": game_id.strip().lower()}).first()
     if found is None:
         raise NotFoundError(f"no game with id {game_id!r}")
     game, row = found
     if row is not None:
         session.info.setdefault(_PHASES, {})[(game.id, row.seq)] = row
+    return game
+
+
+def _game_and_player(session: Session, game_id: str, lock: bool, address: str) -> Game:
+    """`get_game` with its phase and the player at ``address`` (kept as `player_at` keeps it)."""
+    addr = address.strip().lower()
+    found = session.exec(_GAME_PHASE_PLAYER_LOCKED if lock else _GAME_PHASE_PLAYER,
+                         params={"game_id": game_id.strip().lower(), "address": addr}).first()
+    if found is None:
+        raise NotFoundError(f"no game with id {game_id!r}")
+    game, row, player = found
+    if row is not None:
+        session.info.setdefault(_PHASES, {})[(game.id, row.seq)] = row
+    if player is not None:
+        session.info.setdefault(_PLAYERS, {})[addr] = player
     return game
 
 

@@ -26,8 +26,8 @@ from pbem.service.texts import t
 log = logging.getLogger(__name__)
 
 
-def tell_orders_filed(session: Session, ctx: Context, game: Game, seat: Seat, sender: Holder, filed: SheetRow,
-                      replaced: SheetRow | None, turn: int) -> int:
+def tell_orders_filed(session: Session, ctx: Context, game: Game, seat: Seat, sender: Holder,
+                      filed: turns.Filed | SheetRow, replaced: SheetRow | None, turn: int) -> int:
     """The sender's team-mates learn what is now on file for their seat, and from whom."""
     who = holders.label(session, sender)
     orders = ["  " + line for line in (filed.canonical.splitlines() or ["—"])]
