@@ -24,6 +24,7 @@ from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import bindparam, func, text
+from sqlalchemy import select as columns
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -109,6 +110,23 @@ class Claims:
             self._held.add((kind, row_id))
             return True
 
+    def take_instead(self, kind: int, row_id: int) -> bool:
+        """`give_back_all` of ``kind``, then `take`, in one statement (one round trip): for work
+        done one row at a time, each row's work committed before the next is claimed."""
+        with self._guard:
+            before = [r for k, r in self._held if k == kind]
+            if self.shared and before and row_id not in before:
+                conn = self._connection()  # a new one holds nothing: then as below
+                if all((kind, r) in self._held for r in before):
+                    got = conn.execute(columns(*[func.pg_advisory_unlock(kind, r) for r in before],
+                                              func.pg_try_advisory_lock(kind, row_id))).one()
+                    self._held.difference_update((kind, r) for r in before)
+                    if got[-1]:
+                        self._held.add((kind, row_id))
+                    return bool(got[-1])
+        self.give_back_all(kind)
+        return self.take(kind, row_id)
+
     def give_back(self, kind: int, row_id: int) -> None:
         with self._guard:
             if (kind, row_id) not in self._held:
@@ -120,6 +138,11 @@ class Claims:
                 self._connection().execute(text("SELECT pg_advisory_unlock(:k, :r)"), {"k": kind, "r": row_id})
             except Exception:  # a lost connection released it already
                 log.debug("releasing claim %s/%s failed", kind, row_id, exc_info=True)
+
+    def given_back(self, kind: int, row_id: int) -> None:
+        """The claim was released by a statement of the caller's own (on `execute`)."""
+        with self._guard:
+            self._held.discard((kind, row_id))
 
     def give_back_all(self, kind: int) -> None:
         with self._guard:
@@ -145,8 +168,7 @@ class Claims:
     def _outbox(self, ctx: Context, row_id: int, stmt: Any) -> Any:
         """The claimed row as ``stmt`` reads it (its status and next attempt first), None when it
         is another worker's or no longer due."""
-        self.give_back_all(OUTBOX)  # one row at a time: the one before is recorded
-        if not self.take(OUTBOX, row_id):
+        if not self.take_instead(OUTBOX, row_id):  # one row at a time: the one before is recorded
             return None
         rows = self._rows(ctx, stmt, {"row_id": row_id})
         due = bool(rows) and rows[0][0] == "queued" and (rows[0][1] is None or rows[0][1] <= ctx.now())

@@ -13,7 +13,6 @@ the rules of `pbem.service.receipt`, with the database instead of the mailbox as
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from sqlalchemy import bindparam, case, func, update
 from sqlalchemy.dialects.postgresql import insert
@@ -49,15 +48,17 @@ _MARK = (update(_TABLE).where(_TABLE.c.id == bindparam("row_id"), _TABLE.c.statu
                  held=case((_TABLE.c.status == RETRYING, None), else_=_TABLE.c.held),
                  note=case((_TABLE.c.status == RETRYING, TWICE), else_=_TABLE.c.note))
          .returning(_TABLE.c.status, _TABLE.c.held))
-_DONE = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=None)
-
-
-def _storing(values: dict[str, Any]) -> Any:
-    """A new mail: its row, and the NOTIFY that wakes the other workers, in one transaction (a
-    mail on record already inserts nothing and wakes nobody)."""
-    new = (insert(_TABLE).values(values).on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key])
-           .returning(_TABLE.c.id).cte("stored"))
-    return select(new.c.id, func.pg_notify(wakeup.CHANNEL, ""))
+#: A new mail: its row, and the NOTIFY that wakes the other workers, in one transaction (a
+#: mail on record already inserts nothing and wakes nobody).
+_NEW = (insert(_TABLE).values({c.name: bindparam(f"new_{c.name}", type_=c.type) for c in _TABLE.c if c.name != "id"})
+        .on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key]).returning(_TABLE.c.id).cte("stored"))
+_STORE = select(_NEW.c.id, func.pg_notify(wakeup.CHANNEL, ""))
+#: The handled mail's sealed copy dropped, and its claim with it once the row is locked by this
+#: UPDATE: a worker claiming it meanwhile marks it only after this commits (its UPDATE waits
+#: for the row), and then finds it handled (`_MARK` reads the row as committed).
+_DROP = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=None)
+_GONE = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=None).returning(_TABLE.c.id).cte("gone")
+_DONE = select(func.pg_advisory_unlock(INBOUND, _GONE.c.id))
 
 
 def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | None:
@@ -70,8 +71,8 @@ def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | N
         atrest.attach(ctx.engine, ctx.config)  # the key that seals ``held``
         # the row as the model makes it (every column's default), inserted by core
         row = InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
-        values = {c.name: getattr(row, c.name) for c in _TABLE.c if c.name != "id"}
-        if mine.execute(ctx, _storing(values)):
+        values = {f"new_{c.name}": getattr(row, c.name) for c in _TABLE.c if c.name != "id"}
+        if mine.execute(ctx, _STORE, values):
             return None
         known = mine.execute(ctx, _KNOWN, {"key": key})
     finally:
@@ -103,7 +104,17 @@ def claim(ctx: Context, claims: Claims) -> tuple[int, bytes] | None:
 
 def done(ctx: Context, claims: Claims, row_id: int) -> None:
     """The mail is handled (its row says how): drop the sealed copy and the claim."""
+    if not claims.shared:
+        try:
+            claims.execute(ctx, _DROP, {"row_id": row_id})
+        finally:
+            claims.give_back(INBOUND, row_id)
+        return
+    released = False
     try:
-        claims.execute(ctx, _DONE, {"row_id": row_id})
+        released = bool(claims.execute(ctx, _DONE, {"row_id": row_id}))  # one statement, the claim released
     finally:
-        claims.give_back(INBOUND, row_id)
+        if released:
+            claims.given_back(INBOUND, row_id)
+        else:  # no row, or the statement failed: released on its own
+            claims.give_back(INBOUND, row_id)

@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from sqlmodel import select
+
 from pbem.config import from_mapping
 from pbem.db.models import OutboxMail
 from pbem.db.session import make_engine
@@ -43,6 +45,7 @@ def test_the_mailbox_lease_is_one_workers_and_passes_on_when_it_dies(two: tuple[
     assert a._conn is not None
     a._conn.invalidate()  # the worker's connection ends as a killed process's does
     a._conn = None
+    _released(two[1], claims.MAILBOX, 0)
     assert b.hold() and b.held
     assert not a.hold()
     b.release()
@@ -76,6 +79,7 @@ def test_a_dead_workers_claim_is_taken_over(two: tuple[Context, Context]) -> Non
         row_id = s.exec(OutboxMail.__table__.select()).first().id  # type: ignore[attr-defined]
     assert a.outbox_row(ctx_a, row_id)
     a._conn.invalidate()  # killed: the connection, and the lock with it, is gone
+    _released(ctx_b, claims.OUTBOX, row_id)
     assert b.outbox_row(ctx_b, row_id)
     b.close()
 
@@ -141,3 +145,58 @@ def test_a_stored_mail_is_handled_by_one_worker_and_retried_once_after_deaths(tw
         row = s.get(InboundMail, claimed[0])
         assert row is not None and row.status == "error" and row.held is None
     c.close()
+
+
+def test_a_stored_row_is_the_models_and_done_releases_the_claim(two: tuple[Context, Context]) -> None:
+    """queue.store writes the row the model makes (every default), one row for a mail fetched
+    twice; queue.done drops the sealed copy and releases the claim in the same statement: the
+    other worker may take it at once, and finds the mail handled."""
+    from pbem.db.models import InboundMail
+    from pbem.service import queue
+    from pbem.service.receipt import receipt_key
+
+    ctx_a, ctx_b = two
+    raw = b"From: nora@players.example\r\nTo: pbem@localhost\r\nSubject: hi\r\n\r\nHELP\r\n"
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    assert queue.store(ctx_a, raw, a) is None and queue.store(ctx_a, raw, a) is None
+    with ctx_b.session() as s:
+        rows = list(s.exec(select(InboundMail).where(InboundMail.dedupe_key == receipt_key(raw))))
+    assert len(rows) == 1
+    row = rows[0]
+    expected = InboundMail(id=row.id, dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx_a.now(),
+                           status="stored", held=raw)
+    assert row.model_dump() == expected.model_dump()
+    claimed = queue.claim(ctx_a, a)
+    assert claimed == (row.id, raw)
+    with ctx_b.session() as s:  # what inbound.handle commits
+        got = s.get(InboundMail, row.id)
+        assert got is not None
+        got.status = "command"
+        s.add(got)
+        s.commit()
+    queue.done(ctx_a, a, claimed[0])
+    assert not [h for h in a._held if h[0] == claims.INBOUND]
+    assert b.take(claims.INBOUND, claimed[0])  # released
+    assert queue.claim(ctx_b, Claims(ctx_b.engine)) is None  # handled: nothing to claim
+    with ctx_b.session() as s:
+        done = s.get(InboundMail, claimed[0])
+        assert done is not None and done.held is None and done.status == "command"
+    assert queue.store(ctx_a, raw, a) is not None  # handled already: a duplicate now
+    a.close()
+    b.close()
+
+
+def test_the_next_outbox_row_is_claimed_instead_of_the_last(two: tuple[Context, Context]) -> None:
+    """Claims.take_instead: the row before is given back and the next taken in one statement."""
+    ctx_a, ctx_b = two
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    assert a.take(claims.OUTBOX, 901) and a.take(claims.OUTBOX, 902)
+    assert a.take_instead(claims.OUTBOX, 903)
+    assert a._held == {(claims.OUTBOX, 903)}
+    assert b.take(claims.OUTBOX, 901) and b.take(claims.OUTBOX, 902)  # given back
+    assert not b.take(claims.OUTBOX, 903)  # a's now
+    assert not a.take_instead(claims.OUTBOX, 901)  # b's: a holds nothing of the kind after
+    assert a._held == set()
+    assert b.take(claims.OUTBOX, 903)
+    a.close()
+    b.close()
