@@ -183,6 +183,12 @@ def _unit_side(uid: str) -> str:
     return counter(uid).side
 
 
+@cache
+def _counter(uid: str) -> Counter:
+    """``counter`` read once per id (an unknown id raises each time: errors are not kept)."""
+    return counter(uid)
+
+
 def _city_terrain(h: Hex) -> str:
     """The City's terrain (``Board.terrain`` with no objective covered)."""
     terrain = _terrains().get(h)
@@ -282,7 +288,7 @@ class Board:
 
     # -- units ----------------------------------------------------------------------------------------
     def counter(self, uid: str) -> Counter:
-        return counter(uid)
+        return _counter(uid)
 
     def type(self, uid: str) -> UnitType:
         return _unit_type(uid)
@@ -301,7 +307,9 @@ class Board:
         return self.hex(uid) is not None
 
     def ids(self, side: str | None = None) -> list[str]:
-        return [u for u in self.units if side is None or self.side(u) == side]
+        if side is None:
+            return list(self.units)
+        return [u for u in self.units if _unit_side(u) == side]
 
     def map_units(self, side: str) -> list[str]:
         return [u for u in self.ids(side) if self.on_map(u)]
