@@ -8,13 +8,13 @@ message delivered twice) finds its dedupe key taken and changes nothing.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy import bindparam, update
-from sqlalchemy.orm import make_transient_to_detached
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from pbem.core import registry
 from pbem.db.models import Game, Holder, InboundMail, Seat
@@ -65,23 +65,35 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
             session.rollback()
             log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)
             return _record_failure(ctx, mail, raw, exc, receipt)
-        row.status, row.note, row.game_id = result.status, result.note[:2000], result.game_id
-        session.add(row)
+        session.connection().execute(_FINISH, {"row_id": row.id, "new_status": result.status,
+                                               "new_note": result.note[:2000], "new_game_id": result.game_id})
         checkpoint("inbound.before-commit")
         session.commit()
     ctx.after_commit()
     return Handled(result.status, result.note, result.game_id, row.id, result.seat)
 
 
+@dataclass(frozen=True)
+class OnRecord:
+    """The mail's row as its processing needs it: no ORM object is made for it, the row is
+    written twice (filled in, then finished) with one statement each."""
+
+    id: int
+    received_at: datetime | None
+
+
+_INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
 #: The receipt row filled in with what the mail says (built once, run as core on the session's
 #: connection, not through the ORM's bulk-update path: see `_on_record`).
-_FILL = (update(InboundMail).where(col(InboundMail.id) == bindparam("row_id"))
+_FILL = (update(_INBOUND).where(_INBOUND.c.id == bindparam("row_id"))
          .values({name: bindparam(f"new_{name}") for name in ("dedupe_key", "message_id", "sender", "subject", "size", "raw")})
-         .returning(col(InboundMail.received_at), col(InboundMail.status), col(InboundMail.game_id), col(InboundMail.note))
-         .execution_options(synchronize_session=False))
+         .returning(_INBOUND.c.received_at))
+#: The mail's row finished: what became of it (`handle`, in the mail's own transaction).
+_FINISH = (update(_INBOUND).where(_INBOUND.c.id == bindparam("row_id"))
+           .values({name: bindparam(f"new_{name}") for name in ("status", "note", "game_id")}))
 
 
-def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, receipt: int | None) -> InboundMail | None:
+def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, receipt: int | None) -> OnRecord | None:
     """The mail's row, under its own dedupe key (flushed: a key on record already raises
     IntegrityError); None when the key is found taken. The receipt row is filled in by one
     UPDATE … RETURNING, the key's unique index being the duplicate check."""
@@ -90,17 +102,15 @@ def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, 
     if receipt is not None:
         got = session.connection().execute(_FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}}).first()
         if got is not None:  # the row as it now is, known without reading it
-            row = InboundMail(id=receipt, received_at=got[0], status=got[1], game_id=got[2], note=got[3], **fields)
-            make_transient_to_detached(row)
-            session.add(row)
-            return row
+            return OnRecord(receipt, got[0])
     # no receipt row: the mail's own key, then a new row
     if session.exec(select(InboundMail.id).where(InboundMail.dedupe_key == mail.dedupe_key)).first() is not None:
         return None
     row = InboundMail(received_at=ctx.now(), **fields)
     session.add(row)
     session.flush()
-    return row
+    assert row.id is not None
+    return OnRecord(row.id, row.received_at)
 
 
 def _duplicate(ctx: Context, session: Session, receipt: int | None) -> Handled:
@@ -130,7 +140,7 @@ def _language(session: Session, ctx: Context, address: str) -> str:
     return player.language if player else ctx.config.server.language
 
 
-def _process(session: Session, ctx: Context, mail: IncomingMail, row: InboundMail, raw: bytes) -> Handled:
+def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, raw: bytes) -> Handled:
     """``raw``: the mail as it came (the row keeps a redacted copy)."""
     reason = machine_reason(mail, raw=raw)
     problem = mail.sender_problem
@@ -222,7 +232,7 @@ def _no_single_sender(session: Session, ctx: Context, mail: IncomingMail, proble
 
 
 def _orders(reply: Reply, game: Game, seats: list[Seat], seat: Seat, holder: Holder, env: Envelope,
-            row: InboundMail) -> Handled:
+            row: OnRecord) -> Handled:
     """Orders from one holder: every answer goes to that holder's address alone; when the
     seat is a team, the other holders are told what is now on file and who sent it. The game's
     ``seats`` and the phase's sheets are read once, under the game's lock: the sheet on file,
