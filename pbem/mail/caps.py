@@ -30,6 +30,7 @@ import email
 import email.headerregistry
 import email.policy
 import logging
+import re
 from email.message import EmailMessage, Message
 from typing import Any
 
@@ -145,6 +146,85 @@ class Registry(email.headerregistry.HeaderRegistry):
 _REGISTRY = Registry()
 
 
+# ------------------------------------------------------------- plain header values
+
+class _LaterTree:
+    """Mixin of the header classes `quick_header` makes: the parse tree is made from the value
+    when first asked for (only folding the header asks; reading it never does)."""
+
+    _source: str
+
+    @property
+    def _parse_tree(self) -> Any:
+        tree = self.__dict__.get("_tree")
+        if tree is None:
+            tree = self.__dict__["_tree"] = type(self).value_parser(self._source)  # type: ignore[attr-defined]
+        return tree
+
+    @_parse_tree.setter
+    def _parse_tree(self, tree: Any) -> None:
+        self.__dict__["_tree"] = tree
+
+
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+#: Values the ``email`` grammar reads with no defect, and whose reading is known without it:
+#: a bare type with plain parameters (a token, or a quoted string of printable ASCII without
+#: quote or backslash: written back quoted); a message id of dot-atoms; a token; a version.
+#: Each fully matched, with no repeat that can give characters back (linear).
+_PLAIN_VALUES: dict[str, re.Pattern[str]] = {
+    "content-type": re.compile(
+        r"([A-Za-z0-9][A-Za-z0-9.+_-]*+)/([A-Za-z0-9][A-Za-z0-9.+_-]*+)"
+        r"((?:; ?[A-Za-z][A-Za-z0-9_-]*+=(?:[A-Za-z0-9._+-]++|\"[ !#-\[\]-~]*+\"))*+)"),
+    "message-id": re.compile(rf"<{_ATEXT}(?:\.{_ATEXT})*+@[A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)*+>"),
+    "content-transfer-encoding": re.compile(r"[A-Za-z0-9-]++"),
+    "mime-version": re.compile(r"([0-9]{1,9})\.([0-9]{1,9})"),
+}
+_PARAMETER = re.compile(r'; ?([A-Za-z][A-Za-z0-9_-]*+)=(?:([A-Za-z0-9._+-]++)|"([ !#-\[\]-~]*+)")')
+#: Per header class of the registry, its quick twin (same bases, and the tree made later).
+_QUICK: dict[type, type] = {}
+
+
+def quick_header(name: str, value: str) -> Any:
+    """The header ``email.policy.default`` (our registry) makes of ``name: value``, made
+    without its grammar when the value is plain (`_PLAIN_VALUES`): the same text, class
+    bases and attributes, its parse tree made only if it is folded. None for any other
+    value (tests/mail/test_quick_headers.py compares the two on generated values)."""
+    key = name.lower()
+    pattern = _PLAIN_VALUES.get(key)
+    if pattern is None or not value.isascii():
+        return None
+    match = pattern.fullmatch(value)
+    if match is None or "=?" in value:
+        return None
+    attributes: dict[str, Any] = {}
+    text = value
+    if key == "content-type":
+        params: dict[str, str] = {}
+        written: list[str] = []
+        for found in _PARAMETER.finditer(match.group(3)):
+            attribute = found.group(1)
+            if attribute.lower() in params:
+                return None  # a duplicate: the grammar notes a defect
+            given = found.group(2) if found.group(2) is not None else found.group(3)
+            params[attribute.lower()] = given
+            written.append(f'{attribute}="{given}"' if given else attribute)  # as the grammar writes them back
+        if written:
+            text = f"{match.group(1)}/{match.group(2)}; " + "; ".join(written)
+        attributes = {"_params": params, "_maintype": match.group(1).lower(), "_subtype": match.group(2).lower()}
+    elif key == "content-transfer-encoding":
+        attributes = {"_cte": value.lower()}
+    elif key == "mime-version":
+        major, minor = int(match.group(1)), int(match.group(2))
+        attributes = {"_version": f"{major}.{minor}", "_major": major, "_minor": minor}
+    stock = _REGISTRY[name]
+    cls = _QUICK.get(stock)
+    if cls is None:
+        cls = _QUICK[stock] = type(stock.__name__, (_LaterTree, *stock.__bases__), {})
+    header: Any = str.__new__(cls, text)
+    header.__dict__.update(_name=name, _defects=[], _source=value, **attributes)
+    return header
+
+
 def unstructured(policy: object, name: str) -> bool:
     """Whether ``policy`` (one of `parse_message`'s) reads header ``name`` with the
     unstructured grammar (a Subject, a Received; not a Date or a Content-Type)."""
@@ -172,7 +252,10 @@ class _CappedPolicy(email.policy.EmailPolicy):
         key = (name, value)
         header = fetched.get(key)
         if header is None:
-            header = fetched[key] = super().header_fetch_parse(name, value)
+            header = quick_header(name, value) if self.header_factory is _REGISTRY else None
+            if header is None:
+                header = super().header_fetch_parse(name, value)
+            fetched[key] = header
         return header
 
 

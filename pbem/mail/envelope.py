@@ -148,6 +148,8 @@ def _keyword(token: str) -> str:
 
 
 def _quote_depth(line: str) -> tuple[int, str]:
+    if ">" not in line:  # the usual line: no quote marker, no match to try
+        return 0, line
     m = _QUOTE.match(line)
     if not m:
         return 0, line

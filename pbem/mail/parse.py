@@ -317,9 +317,14 @@ _HDR_NEXT = re.compile(
     r"^\s*(?:\*+\s*)?(sent|inviato|date|data|to|a|subject|oggetto|cc)\s*:", re.IGNORECASE)
 
 
+#: What every reply header's first line starts with (a prefix of each pattern above, same
+#: flags): a line that does not is none, read with one match instead of six.
+_MAYBE_HEADER = re.compile(r"\s*+(?:il\s|on\s|-{2}|_{10}|\*|from|da)", re.IGNORECASE)
+
+
 def _reply_header_at(lines: list[str], i: int) -> bool:
     line = lines[i]
-    if line.lstrip().startswith(">"):
+    if not _MAYBE_HEADER.match(line) or line.lstrip().startswith(">"):
         return False
     for start, end in ((_IT_START, _IT_END), (_EN_START, _EN_END)):
         if start.match(line):

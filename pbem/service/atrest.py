@@ -22,6 +22,7 @@ import io
 import logging
 import os
 import quopri
+import re
 import stat
 from email.generator import BytesGenerator
 from email.message import Message
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 
 MARKER = "[secret]"
 _SEAT_WORDS = {"seat", "posto"}
+#: How a word that lower-cases to one of them starts, lower-cased: only ASCII letters lower-case
+#: to s, e, p or o (tests/mail/test_redaction_fast.py looks at every character).
+_SEAT_STARTS = ("se", "po")
 #: A mail naming more secrets than this is not a player's order mail: its text parts are dropped.
 _MAX_SECRETS = 20
 
@@ -166,6 +170,8 @@ def _seat_line(line: str) -> tuple[str, str] | None:
     """``(kept part, secret)`` of a SEAT/POSTO line with its secret (quote markers allowed), else None.
     Read as the envelope reads it: the keyword, the seat, then every other word is the secret."""
     body = line.lstrip(" \t>")
+    if body[:2].lower() not in _SEAT_STARTS and not body[:1].isspace():
+        return None  # the usual line: its first word does not start as SEAT or POSTO do
     words = body.split()
     if len(words) < 2 or words[0].rstrip(":").lower() not in _SEAT_WORDS:
         return None
@@ -177,10 +183,31 @@ def _seat_line(line: str) -> tuple[str, str] | None:
     return line[:len(line) - len(body)] + f"{words[0]} {words[1]} {MARKER}", secret
 
 
+#: A line (after its "\n", without its "\r\n" or "\n") whose first word may be SEAT or POSTO, as
+#: `_seat_line` first looks at it. Each try starts at a "\n" (found by the engine's scan for it)
+#: and every repeat is possessive: linear.
+_MAYBE_SEAT = re.compile(r"\n([ \t>]*+(?:[sS][eE]|[pP][oO]|[^\S\r\n])[^\r\n]*+)")
+
+
+def _plain_lines(text: str) -> bool:
+    """Whether ``text`` breaks its lines only at "\n" and "\r\n" (ASCII: no other break
+    `str.splitlines` knows, no lone "\r"): then `_MAYBE_SEAT` sees its lines as splitlines does."""
+    return text.isascii() and not ("\x0b" in text or "\x0c" in text or "\x1c" in text or "\x1d" in text
+                                   or "\x1e" in text) and ("\r" not in text or text.count("\r") == text.count("\r\n"))
+
+
+def _seat_candidates(text: str) -> list[str]:
+    """The lines of ``text`` `_seat_line` may read as SEAT lines, in order: found by one scan
+    when its lines are plain (`_plain_lines`), else every line."""
+    if not _plain_lines(text):
+        return text.splitlines()
+    return _MAYBE_SEAT.findall("\n" + text)
+
+
 def secrets_in(text: str) -> list[str]:
     """The secrets written on the SEAT lines of a text, longest first."""
     found: set[str] = set()
-    for line in text.splitlines():
+    for line in _seat_candidates(text):
         seat = _seat_line(line)
         if seat is not None:
             found.add(seat[1])
@@ -190,30 +217,39 @@ def secrets_in(text: str) -> list[str]:
 
 def redact_text(text: str, secrets: list[str]) -> str:
     """Every SEAT line with its secret replaced by the marker, and every named secret anywhere else."""
-    lines = text.splitlines(keepends=True)
-    out = []
-    for line in lines:
-        ending = line[len(line.rstrip("\r\n")):]
-        seat = _seat_line(line.rstrip("\r\n"))
-        out.append(seat[0] + ending if seat is not None else line)
-    redacted = "".join(out)
+    if not _plain_lines(text):
+        out = []
+        for line in text.splitlines(keepends=True):
+            ending = line[len(line.rstrip("\r\n")):]
+            seat = _seat_line(line.rstrip("\r\n"))
+            out.append(seat[0] + ending if seat is not None else line)
+        redacted = "".join(out)
+    else:  # the same lines, only those that may be SEAT lines looked at
+        redacted = _MAYBE_SEAT.sub(_kept_line, "\n" + text)[1:]
     for secret in secrets:
         redacted = redacted.replace(secret, MARKER)
     return redacted
 
 
-def _text_of(part: Message) -> str | None:
+def _kept_line(match: re.Match[str]) -> str:
+    seat = _seat_line(match.group(1))
+    return "\n" + seat[0] if seat is not None else match.group()
+
+
+def _text_of(part: Message, declared: str | None) -> str | None:
+    """The part's text; ``declared``: its `Message.get_content_charset`, read once by the caller."""
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return None
     try:
-        return payload.decode(part.get_content_charset() or "utf-8", "replace")
+        return payload.decode(declared or "utf-8", "replace")
     except LookupError:  # a charset Python does not know
         return payload.decode("utf-8", "replace")
 
 
-def _redact_part(part: Message, secrets: list[str]) -> None:
-    text = _text_of(part)
+def _redact_part(part: Message, secrets: list[str], declared: str | None, text: str | None) -> None:
+    """``declared`` and ``text``: the part's charset and `_text_of`, read once by the caller (a
+    part's charset is read again only after it is set)."""
     if text is None:
         return
     redacted = redact_text(text, secrets)
@@ -222,7 +258,7 @@ def _redact_part(part: Message, secrets: list[str]) -> None:
     # Written back in the part's own transfer encoding when it is plain text, else quoted-printable:
     # the kept copy reads "SEAT north [secret]" as it is.
     cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
-    charset = part.get_content_charset() or "utf-8"
+    charset = declared or "utf-8"
     try:
         data = redacted.encode(charset)
     except (LookupError, UnicodeEncodeError):
@@ -233,7 +269,7 @@ def _redact_part(part: Message, secrets: list[str]) -> None:
         part.replace_header("Content-Transfer-Encoding", cte)
     else:
         part["Content-Transfer-Encoding"] = cte
-    if part.get_content_charset() and part.get_content_charset() != charset:
+    if declared and declared != charset:
         part.set_param("charset", charset)
     part.set_payload(data.decode("ascii", "surrogateescape"))
 
@@ -268,11 +304,14 @@ def redact_mail(raw: bytes, text: str = "") -> bytes:
         msg = email.message_from_bytes(raw, policy=email.policy.compat32)
         parts = [p for p in msg.walk() if not p.is_multipart() and p.get_content_maintype() == "text"]
         found = set(secrets_in(text))
-        for part in parts:
-            found.update(secrets_in(_text_of(part) or ""))
+        charsets = [part.get_content_charset() for part in parts]
+        texts = [_text_of(part, declared) for part, declared in zip(parts, charsets)]
+        for part_text in texts:
+            if part_text and part_text.replace("\r\n", "\n") != text:  # the envelope's text: its lines read already
+                found.update(secrets_in(part_text))
         secrets = sorted(found, key=len, reverse=True)[:_MAX_SECRETS]
-        for part in parts:
-            _redact_part(part, secrets)
+        for part, declared, part_text in zip(parts, charsets, texts):
+            _redact_part(part, secrets, declared, part_text)
         buf = io.BytesIO()
         linesep = "\r\n" if b"\r\n" in raw[:4096] else "\n"
         BytesGenerator(buf, mangle_from_=False, policy=_KEPT.clone(linesep=linesep)).flatten(msg)
@@ -287,7 +326,7 @@ def redact_mail(raw: bytes, text: str = "") -> bytes:
 
 def _has_seat_line(data: bytes) -> bool:
     """A SEAT line still holding something other than the marker."""
-    for line in data.decode("utf-8", "replace").splitlines():
+    for line in _seat_candidates(data.decode("utf-8", "replace")):
         seat = _seat_line(line)
         if seat is not None and seat[1] != MARKER:
             return True
