@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass
 from collections.abc import Collection
 from typing import Any
 
@@ -74,6 +75,31 @@ _OUTBOX_DUE = select(_TABLE.c.status, _TABLE.c.next_attempt_at).where(_TABLE.c.i
 _OUTBOX_MAIL = select(_TABLE.c.status, _TABLE.c.next_attempt_at, _TABLE.c.raw).where(_TABLE.c.id == bindparam("row_id"))
 
 
+@dataclass(frozen=True)
+class FirstFree:
+    """`first_free`'s statement, and the listing a single worker reads instead."""
+
+    statement: Any
+    listed: Any
+
+
+def first_free(kind: int, listed: Any) -> FirstFree:
+    """The statement of `Claims.take_first`: the first id of ``listed`` (a select of ids, in
+    order) whose claim of work ``kind`` this connection takes, but for the ids bound as
+    ``skip``; built once by the caller. The lock is tried on the listed rows one by one, the
+    outer LIMIT stopping at the first taken (a volatile function is not pushed into a LIMITed
+    subquery)."""
+    waiting = listed.subquery("waiting")
+    stmt = (columns(waiting.c[0]).where(waiting.c[0].not_in(bindparam("skip", expanding=True)),
+                                        func.pg_try_advisory_lock(kind, waiting.c[0])).limit(1))
+    return FirstFree(stmt, listed)
+
+
+#: `Claims.take_instead` with one claim to give back, made once.
+_SWAP = columns(func.pg_advisory_unlock(bindparam("k"), bindparam("before")),
+                func.pg_try_advisory_lock(bindparam("k"), bindparam("row_id")))
+
+
 def _all(result: Any) -> list[Any]:
     """The rows of a statement's result; none for a statement that returns none."""
     return list(result) if result.returns_rows else []
@@ -117,9 +143,8 @@ class Claims:
             before = [r for k, r in self._held if k == kind]
             if self.shared and before and row_id not in before:
                 conn = self._connection()  # a new one holds nothing: then as below
-                if all((kind, r) in self._held for r in before):
-                    got = conn.execute(columns(*[func.pg_advisory_unlock(kind, r) for r in before],
-                                              func.pg_try_advisory_lock(kind, row_id))).one()
+                if len(before) == 1 and (kind, before[0]) in self._held:
+                    got = conn.execute(_SWAP, {"k": kind, "before": before[0], "row_id": row_id}).one()
                     self._held.difference_update((kind, r) for r in before)
                     if got[-1]:
                         self._held.add((kind, row_id))
@@ -177,23 +202,18 @@ class Claims:
             return None
         return rows[0]
 
-    def take_first(self, ctx: Context, kind: int, candidates: Any, skip: Collection[int] = ()) -> int | None:
-        """Claim the first free row of ``candidates`` (a select of ids, in order) in one
-        statement: the ids are tried in turn, and the first claimed is the answer (None: all
+    def take_first(self, ctx: Context, kind: int, candidates: FirstFree, skip: Collection[int] = ()) -> int | None:
+        """Claim the first free row of ``candidates`` (`first_free`'s statement for ``kind``) in
+        one statement: the ids are tried in turn, and the first claimed is the answer (None: all
         are other workers'; ``skip``: ids not to try). The caller reads the row again under the
         claim."""
         with self._guard:
             held = [r for k, r in self._held if k == kind] + list(skip) or [0]
             if not self.shared:
-                found = [i for i in self._unshared_read(ctx, candidates) if i not in held]
+                found = [i for i in self._unshared_read(ctx, candidates.listed) if i not in held]
                 got = found[0] if found else None
             else:
-                listed = candidates.subquery("waiting")
-                # the lock is tried on the listed rows one by one, the outer LIMIT stopping at
-                # the first taken (a volatile function is not pushed into a LIMITed subquery)
-                stmt = (select(listed.c[0]).where(listed.c[0].not_in(held),
-                                                  func.pg_try_advisory_lock(kind, listed.c[0])).limit(1))
-                got = self._connection().execute(stmt).scalar()
+                got = self._connection().execute(candidates.statement, {"skip": held}).scalar()
             if got is not None:
                 self._held.add((kind, got))
             return got

@@ -20,7 +20,7 @@ from sqlmodel import col, select
 
 from pbem.db.models import InboundMail
 from pbem.service import atrest, wakeup
-from pbem.service.claims import INBOUND, Claims
+from pbem.service.claims import INBOUND, Claims, first_free
 from pbem.service.context import Context
 from pbem.service.receipt import PROCESSING, RETRYING, receipt_key
 from pbem.service.replies import Handled
@@ -37,7 +37,7 @@ TWICE = "the worker stopped twice while processing it: not read again"
 #: a session's (a pooled connection's check, BEGIN, the statements, COMMIT).
 _TABLE = InboundMail.__table__  # type: ignore[attr-defined]
 _KNOWN = select(_TABLE.c.id, _TABLE.c.status, _TABLE.c.game_id).where(_TABLE.c.dedupe_key == bindparam("key"))
-_WAITING = (select(_TABLE.c.id).where(_TABLE.c.status.in_(WAITING)).order_by(_TABLE.c.id).limit(64))
+_WAITING = first_free(INBOUND, select(_TABLE.c.id).where(_TABLE.c.status.in_(WAITING)).order_by(_TABLE.c.id).limit(64))
 #: The claimed mail read again and marked at once: stored -> processing; processing (its worker
 #: died) -> retrying, one more try; retrying (two deaths) -> error, its bytes dropped. The new
 #: status says which, as the old one did.
