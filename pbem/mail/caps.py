@@ -170,10 +170,11 @@ _ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 #: Values the ``email`` grammar reads with no defect, and whose reading is known without it:
 #: a bare type with plain parameters (a token, or a quoted string of printable ASCII without
 #: quote or backslash: written back quoted); a message id of dot-atoms; a token; a version.
-#: Each fully matched, with no repeat that can give characters back (linear).
+#: Each fully matched, with no repeat that can give characters back, and never tried again
+#: inside a run it has read (linear, at every position too).
 _PLAIN_VALUES: dict[str, re.Pattern[str]] = {
     "content-type": re.compile(
-        r"([A-Za-z0-9][A-Za-z0-9.+_-]*+)/([A-Za-z0-9][A-Za-z0-9.+_-]*+)"
+        r"(?<![A-Za-z0-9.+_-])([A-Za-z0-9][A-Za-z0-9.+_-]*+)/([A-Za-z0-9][A-Za-z0-9.+_-]*+)"
         r"((?:; ?[A-Za-z][A-Za-z0-9_-]*+=(?:[A-Za-z0-9._+-]++|\"[ !#-\[\]-~]*+\"))*+)"),
     "message-id": re.compile(rf"<{_ATEXT}(?:\.{_ATEXT})*+@[A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)*+>"),
     "content-transfer-encoding": re.compile(r"[A-Za-z0-9-]++"),

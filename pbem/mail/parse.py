@@ -318,8 +318,9 @@ _HDR_NEXT = re.compile(
 
 
 #: What every reply header's first line starts with (a prefix of each pattern above, same
-#: flags): a line that does not is none, read with one match instead of six.
-_MAYBE_HEADER = re.compile(r"\s*+(?:il\s|on\s|-{2}|_{10}|\*|from|da)", re.IGNORECASE)
+#: flags): a line that does not is none, read with one match instead of six. Never tried
+#: inside a run of blanks it has read (linear at every position too).
+_MAYBE_HEADER = re.compile(r"(?<!\s)\s*+(?:il\s|on\s|-{2}|_{10}|\*|from|da)", re.IGNORECASE)
 
 
 def _reply_header_at(lines: list[str], i: int) -> bool:

@@ -101,19 +101,28 @@ def test_a_mail_reads_the_same_with_quick_headers(heads: list[tuple[str, str]], 
             quick.parsed.as_bytes()
     else:
         assert quick.parsed.as_bytes() == written
-    assert [str(h) for h in quick.parsed.values()] == [str(h) for h in slow.parsed.values()]
+    assert _values(quick.parsed) == _values(slow.parsed)
+
+
+def _values(msg: Any) -> list[str]:
+    """Each header's text, or the error the package raises reading it (a Message-ID of "<")."""
+    out = []
+    for index in range(len(msg)):
+        try:
+            out.append(str(msg.policy.header_fetch_parse(*msg._headers[index])))
+        except Exception as exc:
+            out.append(type(exc).__name__)
+    return out
 
 
 @pytest.mark.parametrize("name", sorted(caps._PLAIN_VALUES))
 def test_the_plain_value_patterns_grow_linearly(name: str) -> None:
-    """Each plain-value pattern, on hostile runs of 10 KB and 100 KB (tests/mail/test_growth.py's rule):
-    a whole-value match and every match at every position."""
+    """Each plain-value pattern, every match at every position, on hostile runs of 10 KB and 100 KB
+    (tests/mail/test_growth.py's rule; the dictionary's patterns are not in its sweep)."""
     from tests.mail import hostile
 
     pattern = caps._PLAIN_VALUES[name]
-    for unit in hostile.QUICK_UNITS + ("text/plain; a=", '; a="', "<a.", "1.", "a/a"):
+    for unit in ("a", "se", "a/a", "; a=", '; a="', "<a.", "1.", "a@"):
         small, large = hostile.grow(unit, hostile.SMALL), hostile.grow(unit, hostile.LARGE)
         ratio = hostile.growth(hostile.pattern_work(pattern, small), hostile.pattern_work(pattern, large), floor=0.001)
         assert ratio < hostile.MAX_RATIO, f"{name} on {unit!r}: 100 KB costs {ratio:.1f} times 10 KB"
-        ratio = hostile.growth(lambda: caps.quick_header(name, small), lambda: caps.quick_header(name, large), floor=0.001)
-        assert ratio < hostile.MAX_RATIO, f"quick_header({name}) on {unit!r}: 100 KB costs {ratio:.1f} times 10 KB"
