@@ -91,7 +91,8 @@ def test_direct_bytes_are_the_packages(sender: str, to: object, subject: str,
 
 
 @pytest.mark.parametrize("subject", SUBJECTS + [reply_subject(s) for s in SUBJECTS])
-@pytest.mark.parametrize("lang_text", ["Ordini di corteo per c2 turno 0 registrati. Ricevuta: e74f\n\n  PLACE MOV1 F6\n"
+@pytest.mark.parametrize("lang_text", ["Ordini di corteo per c2 turno 0 registrati. Ricevuta: e74f\n\n"
+                                       "  PLACE MOV1 F6\n"
                                        "\nIn attesa degli altri posti. Scadenza: dom 29 nov 2026 12:01 CET (11:01 UTC). "
                                        "Puoi mandare nuovi ordini fino ad allora: contano gli ultimi.\n",
                                        "Orders of corteo for c2 turn 0 are on file.\n" + "  HEAD MOV\n" * 40])
