@@ -125,7 +125,11 @@ async def test_uidvalidity_changed_between_cycles(stack: Stack) -> None:
     store = stack.imap_proxy.on_client(b"+FLAGS.SILENT", "cut", times=stack.inbox.retries + 1, relay=False)
     await stack.send("north", DEPLOY["north"])
     await stack.cycle()
-    assert store.spent and stack.inbound_count() == 1
+    # every STORE that reached the server was cut; under load an attempt can fail in its
+    # reconnect before it sends one (seen in CI: 3 of 4), and the rest of the test must not
+    # meet the rule again
+    assert store.fired >= 1 and store.acted == store.fired and stack.inbound_count() == 1
+    store.times = store.fired
     before = stack.inbox.uidvalidity
     await reset_uidvalidity(stack)
     stack.imap_proxy.cut_all()

@@ -5,22 +5,25 @@ report and a reminder name the root; the other seat's mail has a root of its own
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 
 import pytest
+from sqlmodel import select
 
 from pbem.app import App
 from pbem.config import from_mapping
 from pbem.core import registry
-from pbem.db.models import Game, Holder
+from pbem.db.models import Game, Holder, PhaseRow
 from pbem.db.session import make_engine
 from pbem.mail.parse import IncomingMail
 from pbem.service import games, threads
 from pbem.service.context import Context, ManualClock
 from tests.mail.fixtures import mail_server  # noqa: F401
+from tests.service.conftest import CountingEntropy
 from tests.mail.servers import MailHarness
 from tests.security.support import orders_mail
 from tests.support import players
@@ -36,7 +39,9 @@ async def app(mail_server: MailHarness, tmp_path) -> AsyncIterator[App]:  # noqa
     cfg = from_mapping({"database": {"url": f"sqlite:///{tmp_path}/pbem.sqlite"}, "render": {"width": 300},
                         "games": {"deadline": "48h", "reminders": ["24h"]}}, "threads")
     clock = ManualClock(datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc))
-    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock)
+    # Fixed entropy: the turn's dice are the same on every run (random dice tied now and then,
+    # and the tiebreak that follows has a 12-hour deadline, too short for a 24-hour reminder).
+    ctx = Context(engine=make_engine(cfg.database.url), config=cfg, clock=clock, entropy=CountingEntropy())
     players.clock = clock
     inbox = mail_server.inbox(cfg.server.address)
     await inbox.connect()
@@ -124,16 +129,25 @@ async def test_every_mail_of_a_seat_is_one_thread_rooted_at_its_welcome(app: App
     assert blue_report[0].in_reply_to == blue_root and _refs(blue_report[0]) == [blue_root]
     assert all(m.in_reply_to is not None and _refs(m)[0] == blue_root for m in blue_mail)
 
-    # The reminder for the next turn joins the thread too.
-    app.ctx.clock.advance(hours=25)  # type: ignore[attr-defined]
+    # The reminder for the next turn joins the thread too: the clock goes to an hour before the
+    # turn's deadline, and the reminder is looked for in the thread of a seat it awaits.
+    with app.ctx.session() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        phase = s.exec(select(PhaseRow).where(PhaseRow.game_id == game_id,
+                                              PhaseRow.seq == game.phase_seq)).one()
+        awaited, deadline = json.loads(phase.awaiting_json), phase.deadline
+    assert deadline is not None and awaited
+    address, seat_root = (RED, root) if "red" in awaited else (BLUE, blue_root)
+    app.ctx.clock.advance(seconds=(deadline - app.ctx.now()).total_seconds() - 3600)  # type: ignore[attr-defined]
     await app.cycle()
     await app.drain()
     reminders: list[Any] = []  # a mail still on its way from before may come first (Dovecot's delivery)
-    for _ in range(5):  # on a loaded machine Dovecot took over 5 s to show the sent reminder (CI, once)
-        reminders += [m for m in await mail_server.wait_for(RED, timeout=20.0) if "reminder" in m.subject]
+    for _ in range(5):
+        reminders += [m for m in await mail_server.wait_for(address, timeout=20.0) if "reminder" in m.subject]
         if reminders:
             break
-    assert reminders and all(m.in_reply_to == root and _refs(m) == [root] for m in reminders)
+    assert reminders and all(m.in_reply_to == seat_root and _refs(m) == [seat_root] for m in reminders)
 
 
 async def test_a_new_welcome_stays_in_the_thread_under_a_new_id(app: App, mail_server: MailHarness) -> None:  # noqa: F811
