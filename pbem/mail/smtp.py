@@ -19,13 +19,16 @@ aiosmtplib 5.1 failure map (mail.md) → what the caller sees:
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import socket
 import ssl
+import time
 from collections.abc import Sequence
 from typing import Literal
 
 import aiosmtplib
+from aiosmtplib.email import quote_address
 
 from pbem.errors import (
     MailMaybeDeliveredError,
@@ -49,6 +52,23 @@ def _status(code: int) -> SendStatus:
     return "transient" if 400 <= code < 500 or code < 200 else "permanent"
 
 
+#: A kept connection used again within this many seconds goes on without a NOOP first: the
+#: mails of one drain follow each other on it at once, and a NOOP before each would be one
+#: round trip of five (`SmtpSender._reusable`). One idle longer is checked as before.
+CHECK_IDLE_AFTER = 2.0
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted(address: str) -> bytes:
+    """``<address>`` as aiosmtplib's MAIL and RCPT write it (its own quoting, so the same
+    bytes), parsed once an address: the sender is the same for every mail."""
+    return quote_address(address).encode("ascii")
+
+
+class _Gone(MailTransientError):
+    """A kept connection was gone when MAIL FROM was written: nothing was offered on it."""
+
+
 def _raise_for(code: int, text: str, what: str) -> None:
     message = f"{what}: {code} {text}".strip()
     if 400 <= code < 500:
@@ -58,8 +78,10 @@ def _raise_for(code: int, text: str, what: str) -> None:
 
 class SmtpSender:
     """Outgoing over SMTP. A connection that sent a mail is kept for the next ``send``
-    (checked with NOOP first, replaced when the server dropped it); any failure closes it,
-    so a mail is never retried on a connection in an unknown state. ``close()`` ends it.
+    (checked with NOOP first when it was idle more than `CHECK_IDLE_AFTER` seconds; one the
+    server dropped before MAIL FROM was answered is replaced and the mail offered again on a
+    new one: nothing was offered on the old); any failure closes it, so a mail is never
+    retried on a connection in an unknown state. ``close()`` ends it.
 
     ``security``: "none" (plain, e.g. loopback), "starttls" (required, port 587 style) or
     "tls" (implicit TLS, port 465 style). ``ssl_context`` overrides certificate checks
@@ -93,18 +115,22 @@ class SmtpSender:
         self.local_hostname = local_hostname
         self.setting = setting
         self._idle: aiosmtplib.SMTP | None = None
+        self._idle_since = 0.0  # time.monotonic() when the kept connection last answered
 
-    async def _reusable(self) -> aiosmtplib.SMTP | None:
-        """The kept connection if the server still answers, else None."""
+    async def _reusable(self) -> tuple[aiosmtplib.SMTP | None, bool]:
+        """The kept connection if the server still answers, else None; and whether it was
+        taken unchecked (used again at once, `CHECK_IDLE_AFTER`)."""
         client, self._idle = self._idle, None
         if client is None or not client.is_connected:
-            return None
+            return None, False
+        if time.monotonic() - self._idle_since < CHECK_IDLE_AFTER:
+            return client, True
         try:
             await asyncio.wait_for(client.noop(), timeout=min(self.timeout, 5.0))
-            return client
+            return client, False
         except Exception:
             client.close()
-            return None
+            return None, False
 
     async def close(self) -> None:
         client, self._idle = self._idle, None
@@ -131,15 +157,20 @@ class SmtpSender:
         recipients = list(recipients)
         if not recipients:
             raise ValueError("send() needs at least one recipient")
-        reused = await self._reusable()
+        reused, unchecked = await self._reusable()
         client = reused or self._client()
         try:
             if reused is None:
-                try:
-                    await client.connect()
-                except Exception as exc:
-                    raise self._connect_failure(exc) from exc
-            result = await self._transaction(client, mail_from, recipients, raw)
+                await self._connect(client)
+            try:
+                result = await self._transaction(client, mail_from, recipients, raw)
+            except _Gone:
+                if not unchecked:
+                    raise
+                client.close()  # dropped while idle: MAIL FROM was not answered, nothing offered
+                client = self._client()
+                await self._connect(client)
+                result = await self._transaction(client, mail_from, recipients, raw)
         except BaseException:
             # After a failure (a stalled DATA above all) QUIT would wait a whole timeout again.
             if client.is_connected:
@@ -147,13 +178,19 @@ class SmtpSender:
             raise
         if client.is_connected:
             if self._idle is None:
-                self._idle = client  # kept for the next mail
+                self._idle, self._idle_since = client, time.monotonic()  # kept for the next mail
             else:
                 try:
                     await client.quit()
                 except Exception:
                     client.close()
         return result
+
+    async def _connect(self, client: aiosmtplib.SMTP) -> None:
+        try:
+            await client.connect()
+        except Exception as exc:
+            raise self._connect_failure(exc) from exc
 
     @property
     def server(self) -> str:
@@ -218,7 +255,7 @@ class SmtpSender:
             if client.supports_extension("size"):
                 options.append(f"SIZE={len(raw)}")
             try:
-                await client.mail(mail_from, options=options)
+                await _mail(client, mail_from, options)
             except aiosmtplib.SMTPResponseException as exc:
                 if exc.code >= 500:  # the same envelope sender for every mail: a setting
                     raise MailSetupError(
@@ -232,7 +269,7 @@ class SmtpSender:
             results: dict[str, RecipientResult] = {}
             for rcpt in recipients:
                 try:
-                    reply = await client.rcpt(rcpt)
+                    reply = await _rcpt(client, rcpt)
                 except aiosmtplib.SMTPResponseException as exc:
                     results[rcpt] = RecipientResult(_status(exc.code), exc.code, exc.message)
                 else:
@@ -255,6 +292,8 @@ class SmtpSender:
                 raise  # pragma: no cover
         except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError,
                 OSError, TimeoutError) as exc:
+            if phase == "MAIL FROM" and isinstance(exc, (aiosmtplib.SMTPServerDisconnected, ConnectionError)):
+                raise _Gone(f"SMTP {self.host}:{self.port} failed during {phase}: {exc!r}") from exc
             if phase == "DATA":
                 raise MailMaybeDeliveredError(
                     f"SMTP {self.host}:{self.port} stopped answering after the message data; "
@@ -280,3 +319,24 @@ class SmtpSender:
             await client.rset()
         except Exception:
             pass
+
+
+async def _mail(client: aiosmtplib.SMTP, sender: str, options: list[str]) -> aiosmtplib.SMTPResponse:
+    """``client.mail``: the same command and answers, the address quoted once (`_quoted`)."""
+    if client.is_ehlo_or_helo_needed:
+        return await client.mail(sender, options=options)
+    response = await client.execute_command(b"MAIL", b"FROM:" + _quoted(sender),
+                                            *[option.encode("ascii") for option in options])
+    if response.code != 250:
+        raise aiosmtplib.SMTPSenderRefused(response.code, response.message, sender)
+    return response
+
+
+async def _rcpt(client: aiosmtplib.SMTP, recipient: str) -> aiosmtplib.SMTPResponse:
+    """``client.rcpt``, as `_mail`."""
+    if client.is_ehlo_or_helo_needed:
+        return await client.rcpt(recipient)
+    response = await client.execute_command(b"RCPT", b"TO:" + _quoted(recipient))
+    if response.code not in (250, 251):
+        raise aiosmtplib.SMTPRecipientRefused(response.code, response.message, recipient)
+    return response
