@@ -61,6 +61,14 @@ _GONE = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=Non
 _DONE = select(func.pg_advisory_unlock(INBOUND, _GONE.c.id))
 
 
+def new_row(ctx: Context, raw: bytes) -> dict[str, object]:
+    """The parameters of `_STORE` for ``raw``: its row as the model makes it (every column's
+    default), to be inserted by core, ``held`` sealed with the key at rest."""
+    atrest.attach(ctx.engine, ctx.config)  # the key that seals ``held``
+    row = InboundMail(dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
+    return {f"new_{c.name}": getattr(row, c.name) for c in _TABLE.c if c.name != "id"}
+
+
 def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | None:
     """Put the mail on record, to be handled by a worker (None); a mail on record already
     and handled is a duplicate. One statement: the row (the key's unique index the duplicate
@@ -68,11 +76,7 @@ def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | N
     key = receipt_key(raw)
     mine = claims if claims is not None else Claims(ctx.engine)
     try:
-        atrest.attach(ctx.engine, ctx.config)  # the key that seals ``held``
-        # the row as the model makes it (every column's default), inserted by core
-        row = InboundMail(dedupe_key=key, size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
-        values = {f"new_{c.name}": getattr(row, c.name) for c in _TABLE.c if c.name != "id"}
-        if mine.execute(ctx, _STORE, values):
+        if mine.execute(ctx, _STORE, new_row(ctx, raw)):
             return None
         known = mine.execute(ctx, _KNOWN, {"key": key})
     finally:

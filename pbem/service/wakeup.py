@@ -16,21 +16,13 @@ import logging
 import threading
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
 
 from pbem.service.claims import shared
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "pbem_inbound"
-
-
-def announce(session: Session) -> None:
-    """Tell the listening workers, when this transaction commits, that a mail was stored."""
-    if shared(session.get_bind().engine):
-        session.execute(text(f"NOTIFY {CHANNEL}"))
 
 
 class Listener:
