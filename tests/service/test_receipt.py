@@ -12,8 +12,9 @@ from tests.support.players import order_block, player_mail
 
 
 def rows(ctx) -> list[InboundMail]:  # type: ignore[no-untyped-def]
+    """In the order received (PostgreSQL returns an updated row where it now lies, not by id)."""
     with ctx.session() as s:
-        return list(s.exec(select(InboundMail)))
+        return list(s.exec(select(InboundMail).order_by(InboundMail.id)))
 
 
 def test_a_mail_interrupted_once_is_tried_again_and_handled_once(ctx, duel):  # type: ignore[no-untyped-def]
