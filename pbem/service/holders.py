@@ -55,6 +55,18 @@ def _of_seat(session: Session, seat: Seat) -> list[Holder]:
     return list(rows)
 
 
+def keep(session: Session, of_seat: dict[int, list[Holder]]) -> None:
+    """Holders the caller read in this transaction with their seats (every holder of each seat
+    in ``of_seat``, by id), kept as `_of_seat` keeps them: an order mail reads its game's seats
+    with their holders in one statement (`pbem.service.inbound`)."""
+    txn = session.get_transaction()
+    held = session.info.get(_SEATS)
+    if held is None or held[0] is not txn:
+        fresh: dict[int, list[Holder]] = {}
+        held = session.info[_SEATS] = (txn, fresh)
+    held[1].update(of_seat)
+
+
 def everyone(session: Session, seat: Seat) -> list[Holder]:
     """Every holder the seat ever had, whatever became of them."""
     return _of_seat(session, seat)

@@ -10,14 +10,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy import bindparam, update
-from sqlmodel import Session, select
+from sqlalchemy import and_, bindparam, update
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
 
 from pbem.core import registry
-from pbem.db.models import Game, Holder, InboundMail, Seat
+from pbem.db.models import Game, Holder, InboundMail, Seat, SheetRow
 from pbem.errors import NotFoundError
 from pbem.mail.bounce import is_bounce
 from pbem.mail.classify import machine_reason
@@ -25,7 +26,7 @@ from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.mail.parse import IncomingMail, read_mail
 from pbem.faults import checkpoint
 from pbem.core.rules import echo_orders, seat_label, seat_view
-from pbem.service import atrest, bounces, commands, identity, mailer, store, teams, turns
+from pbem.service import atrest, bounces, commands, holders, identity, mailer, store, teams, turns
 from pbem.service import club, master, press, votes
 from pbem.service import receipt as receipts
 from pbem.service.context import Context
@@ -178,7 +179,8 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, 
     if env.command is not None and env.command[0] == "HELP" and not env.seat:
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
-    seats = store.seats(session, game.id) if env.seat else []  # read once: the orders ask whether all are in
+    # read once, with their holders and the phase's sheets: the orders ask whether all are in
+    seats, phase_sheets = read_table(session, game) if env.seat else ([], [])
     seat = _named(seats, env.seat)
     holder, refusal = identity.identify(ctx, session, mail, env, seat, raw=raw)
     if refusal is not None:
@@ -209,7 +211,48 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, 
     if seat.status == "conceded":
         reply.send(holder.address, t("subject.refused", lang), t("vote.out_of_play", lang, game=game.id, seat=seat.name))
         return Handled("refused", "the seat has conceded", game.id)
-    return _orders(reply, game, seats, seat, holder, env, row)
+    return _orders(reply, game, seats, phase_sheets, seat, holder, env, row)
+
+
+class OnFile(NamedTuple):
+    """A sheet on file for the game's current phase (not superseded), as an order mail reads it:
+    the columns its answers quote, no ORM object (`turns.file_sheet` supersedes it by id)."""
+
+    id: int
+    seat: str
+    receipt: str
+    sender: str
+    mail_date: datetime | None
+
+
+_SHEET = SheetRow.__table__  # type: ignore[attr-defined]
+#: The game's seats, each seat's holders and the current phase's sheets on file, one statement.
+_TABLE = (sa_select(Seat, Holder, _SHEET.c.id, _SHEET.c.seat, _SHEET.c.receipt, _SHEET.c.sender, _SHEET.c.mail_date)
+          .where(col(Seat.game_id) == bindparam("game_id"))
+          .outerjoin(Holder, col(Holder.seat_id) == Seat.id)
+          .outerjoin(_SHEET, and_(_SHEET.c.game_id == Seat.game_id, _SHEET.c.phase_seq == bindparam("seq"),
+                                  _SHEET.c.seat == Seat.name, _SHEET.c.superseded.is_(False)))
+          .order_by(col(Seat.id), col(Holder.id), _SHEET.c.id))
+
+
+def read_table(session: Session, game: Game) -> tuple[list[Seat], list[OnFile]]:
+    """The game's seats (`store.seats`) and its current phase's sheets on file, by id
+    (`store.sheets_of_phase`), in one statement under the game's lock; each seat's holders come
+    with them and are kept for the transaction (`holders.keep`: who may act for the seat, the
+    answer's thread). Every sheet is a seat's: joined on the seat's name."""
+    seats: list[Seat] = []
+    of_seat: dict[int, list[Holder]] = {}
+    sheets: dict[int, OnFile] = {}
+    for seat, holder, sheet_id, *sheet in session.execute(_TABLE, {"game_id": game.id, "seq": game.phase_seq}):
+        if not seats or seats[-1] is not seat:
+            seats.append(seat)
+        mine = of_seat.setdefault(seat.id, []) if seat.id is not None else []
+        if holder is not None and (not mine or mine[-1] is not holder):
+            mine.append(holder)
+        if sheet_id is not None:
+            sheets[sheet_id] = OnFile(sheet_id, *sheet)
+    holders.keep(session, of_seat)
+    return seats, [sheets[i] for i in sorted(sheets)]
 
 
 def _named(seats: list[Seat], name: str | None) -> Seat | None:
@@ -231,8 +274,8 @@ def _no_single_sender(session: Session, ctx: Context, mail: IncomingMail, proble
     return identity.refuse(reply, game, env, seat, "several-from")
 
 
-def _orders(reply: Reply, game: Game, seats: list[Seat], seat: Seat, holder: Holder, env: Envelope,
-            row: OnRecord) -> Handled:
+def _orders(reply: Reply, game: Game, seats: list[Seat], phase_sheets: list[OnFile], seat: Seat, holder: Holder,
+            env: Envelope, row: OnRecord) -> Handled:
     """Orders from one holder: every answer goes to that holder's address alone; when the
     seat is a team, the other holders are told what is now on file and who sent it. The game's
     ``seats`` and the phase's sheets are read once, under the game's lock: the sheet on file,
@@ -263,8 +306,7 @@ def _orders(reply: Reply, game: Game, seats: list[Seat], seat: Seat, holder: Hol
                    t("reply.no_orders", lang, game=game.id, turn=phase.turn))
         return Handled("refused", "no orders", game.id)
     written = order_time(reply.mail.date, row.received_at or reply.ctx.now())
-    phase_sheets = store.sheets_of_phase(session, game.id, phase_row.seq)  # by id: the seat's last is on file
-    earlier = [r for r in phase_sheets if r.seat == seat.name]
+    earlier = [r for r in phase_sheets if r.seat == seat.name]  # by id: the seat's last is on file
     on_file = earlier[-1] if earlier else None
     dated = reply.mail.date
     if env.turn is None and dated is not None and phase_row.opened_at is not None \
@@ -317,7 +359,8 @@ def _orders(reply: Reply, game: Game, seats: list[Seat], seat: Seat, holder: Hol
         maps = mailer.MapCache(ctx).attachments(rules, game, view, f"{seat.name}-orders", lang)
     reply.send(holder.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn,
                attachments=maps)
-    teams.tell_orders_filed(session, ctx, game, seat, holder, filed, on_file, phase.turn)
+    replaced: Any = on_file  # teams reads its receipt alone (typed as the ORM row there)
+    teams.tell_orders_filed(session, ctx, game, seat, holder, filed, replaced, phase.turn)
     session.flush()
     if ready:  # nothing filed since: a phase still waiting for others has nothing to resolve
         turns.resolve_if_ready(session, ctx, game)

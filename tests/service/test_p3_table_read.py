@@ -1,0 +1,95 @@
+"""An order mail reads its game's seats, each seat's holders and the current phase's sheets on
+file in one statement (`inbound.read_table`, issue 17), and supersedes a replaced sheet by id
+with one core UPDATE (`turns.file_sheet` given those rows). Checked against the general reads
+(`store.seats`, `holders.everyone` read afresh, `store.sheets_of_phase`) and against
+`turns.file_sheet` reading for itself, on random sequences of sheets filed and replaced, with
+team seats of several holders (some of whom left) and with commits between the steps."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlmodel import col, select
+
+from pbem.db.models import Holder, SheetRow
+from pbem.service import games, holders, inbound, store, teams, turns
+from pbem.service.context import Context
+
+
+def _duel(ctx: Context, n: int, team: int) -> str:
+    game_id = games.create(ctx, "duel", f"table {n}", [games.SeatSpec("red", f"red{n}@example.org"),
+                                                       games.SeatSpec("blue", f"blue{n}@example.org")])
+    for k in range(team):  # red plays as a team; one of them left
+        teams.add(ctx, game_id, "red", games.HolderSpec(f"mate{k}.{n}@example.org"))
+    if team > 1:
+        with ctx.session() as session:
+            gone = session.exec(select(Holder).where(Holder.address == f"mate0.{n}@example.org")).one()
+            gone.status, gone.left_at = holders.LEFT, ctx.now()
+            session.add(gone)
+            session.commit()
+    return game_id
+
+
+def _general(session: Any, game_id: str, seq: int) -> tuple[Any, ...]:
+    seats = store.seats(session, game_id)
+    of_seat = {s.id: [h.id for h in session.exec(select(Holder).where(Holder.seat_id == s.id)
+                                                 .order_by(col(Holder.id)))] for s in seats}
+    sheets = [(r.id, r.seat, r.receipt, r.sender, r.mail_date) for r in store.sheets_of_phase(session, game_id, seq)]
+    return [s.id for s in seats], of_seat, sheets
+
+
+def _step(ctx: Context, game_id: str, seat_name: str, play: int, one_read: bool) -> None:
+    with ctx.session() as session:
+        game = store.get_game(session, game_id, lock=True, phase=True)
+        rules, state = store.rules_of(game), store.state_of(game)
+        phase_row = store.current_phase(session, game)
+        assert phase_row is not None
+        seats, sheets = inbound.read_table(session, game)
+        seat_ids, of_seat, general_sheets = _general(session, game_id, phase_row.seq)
+        assert [s.id for s in seats] == seat_ids
+        assert {s.id: [h.id for h in holders.everyone(session, s)] for s in seats} == of_seat  # kept, no SQL
+        assert [tuple(r) for r in sheets] == general_sheets
+        earlier = [r for r in sheets if r.seat == seat_name]
+        sheet = rules.parse_orders(state, seat_name, f"PLAY {play}")
+        turns.file_sheet(session, ctx, game, rules, phase_row.seq, sheet, raw_text=f"PLAY {play}", source="mail",
+                         sender=f"{seat_name}@example.org", inbound_id=play, mail_date=ctx.now(),
+                         earlier=earlier if one_read else None)
+        if play % 2:
+            session.commit()
+        else:
+            session.flush()
+            assert [r.canonical for r in store.sheets_of_phase(session, game_id, phase_row.seq)
+                    if r.seat == seat_name] == [f"PLAY {play}"]
+            session.commit()
+
+
+def _sheets(ctx: Context, game_id: str) -> list[tuple[Any, ...]]:
+    with ctx.session() as session:
+        rows = session.exec(select(SheetRow).where(SheetRow.game_id == game_id).order_by(col(SheetRow.id)))
+        return [(r.phase_seq, r.seat, r.canonical, r.superseded, r.sender) for r in rows]
+
+
+def test_one_read_of_seats_holders_and_sheets_answers_as_the_general_reads(ctx: Context) -> None:
+    rng = random.Random(3)
+    for n in range(6):
+        team = n % 3
+        one, general = _duel(ctx, 2 * n, team), _duel(ctx, 2 * n + 1, team)
+        for _ in range(rng.randint(1, 6)):
+            seat_name, play = "red", rng.randint(1, 3)  # red alone: the phase stays open
+            for game_id in (one, general):
+                _step(ctx, game_id, seat_name, play, one_read=game_id == one)
+        assert _sheets(ctx, one) == _sheets(ctx, general)
+
+
+def test_a_game_without_sheets_or_holders_reads_its_seats(ctx: Context) -> None:
+    game_id = _duel(ctx, 99, 0)
+    with ctx.session() as session:
+        game = store.get_game(session, game_id, phase=True)
+        for h in session.exec(select(Holder).where(Holder.game_id == game_id)):
+            session.delete(h)
+        session.flush()
+        seats, sheets = inbound.read_table(session, game)
+        assert [s.name for s in seats] == [s.name for s in store.seats(session, game_id)] and sheets == []
+        assert all(holders.everyone(session, s) == [] for s in seats)
+        session.rollback()
