@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import and_, bindparam, inspect
@@ -81,8 +83,34 @@ def rules_of(game: Game) -> Rules:
     return registry.get(game.kind)
 
 
+#: Decoded states, by game kind and the stored text itself, of the games whose rules say their
+#: states are never changed in place (``frozen_state``: frozen dataclasses and tuples, every
+#: change a new state): the same text decodes to an equal state, so a state written since is
+#: another key and a stale one is never served. Bounded: the least recently used goes first.
+#: An order mail decodes its game's state (~0.6 ms for Corteo); the other seats' mails of the
+#: same turn, and the turn's resolution, find it here.
+_STATES: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_STATES_MAX = 64
+_STATES_LOCK = threading.Lock()  # mails are handled in threads
+
+
 def state_of(game: Game) -> Any:
-    return rules_of(game).decode_state(json.loads(game.state_json))
+    rules = rules_of(game)
+    text = game.state_json
+    if not getattr(rules, "frozen_state", False):
+        return rules.decode_state(json.loads(text))
+    key = (game.kind, text)
+    with _STATES_LOCK:
+        state = _STATES.get(key)
+        if state is not None:
+            _STATES.move_to_end(key)
+            return state
+    state = rules.decode_state(json.loads(text))
+    with _STATES_LOCK:
+        _STATES[key] = state
+        while len(_STATES) > _STATES_MAX:
+            _STATES.popitem(last=False)
+    return state
 
 
 def set_state(game: Game, rules: Rules, state: Any) -> str:

@@ -46,6 +46,10 @@ _NO = ("no", "off", "false", "0")
 class CorteoRules(DataclassStorage):
     """Corteo (Edizioni del No 1979, Mondadori Giochi 1980), see docs/games/corteo.md."""
 
+    #: A state is frozen dataclasses and tuples, never changed in place: `pbem.service.store`
+    #: may keep a decoded one for the next mail that reads the same stored text.
+    frozen_state = True
+
     info = GameInfo(
         slug="corteo",
         title="Corteo",
