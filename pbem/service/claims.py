@@ -11,6 +11,10 @@ Each unit of work is claimed before it is done, so that two workers never do it 
   (`Claims`). The row is read again once the lock is held: whatever the holder before
   committed (sent, done) is seen, so nothing is done twice. A worker that dies loses its
   connection, and PostgreSQL drops its locks at once: another worker takes the work over.
+  The outbox's claims ride on statements it sends anyway: the listing claims the first row
+  (`Claims.listed`), the mark of a sent row claims the next (`Claims.outbox_sent`); the read
+  under the claim is always a statement after the one that took it (a statement sees what
+  was committed when it began, and the holder before may have committed and let go since).
 
 On SQLite one daemon serves the database (`pbem.db.lock`): every claim is granted, but
 for the work this daemon is at already.
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import bindparam, func, text
+from sqlalchemy import bindparam, case, func, null, text
 from sqlalchemy import select as columns
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -100,6 +104,40 @@ _SWAP = columns(func.pg_advisory_unlock(bindparam("k"), bindparam("before")),
                 func.pg_try_advisory_lock(bindparam("k"), bindparam("row_id")))
 
 
+#: `_listing` and `_marking` statements, made once for each statement they wrap.
+_WRAPPED: dict[tuple[int, str, bool], Any] = {}
+
+
+def _listing(stmt: Any, give_back: bool) -> Any:
+    """``stmt`` (a listing, the row's id first) with two columns more, evaluated on its first
+    row only (CASE): ``released``, the claim ``:before`` given back (when ``give_back``), and
+    ``claimed``, that row claimed (`Claims.listed`)."""
+    key = (id(stmt), "listing", give_back)
+    if key not in _WRAPPED:
+        due = stmt.cte("due")
+        first = due.c[0] == columns(func.min(due.c[0])).scalar_subquery()
+        released = (case((first, func.pg_advisory_unlock(bindparam("k"), bindparam("before"))))
+                    if give_back else null())
+        claimed = case((first, func.pg_try_advisory_lock(bindparam("k"), due.c[0])))
+        _WRAPPED[key] = columns(*due.c, released.label("released"), claimed.label("claimed")).order_by(due.c[0])
+    return _WRAPPED[key]
+
+
+def _marking(stmt: Any, give_back: bool, take: bool) -> Any:
+    """``stmt`` (an UPDATE) as a statement of its own that also gives the claim ``:before``
+    back (``give_back``) and claims ``:then`` (``take``; the last column) (`Claims.outbox_sent`):
+    PostgreSQL runs the UPDATE of a WITH once, whether or not the SELECT reads it."""
+    key = (id(stmt), f"marking {take}", give_back)
+    if key not in _WRAPPED:
+        done = []
+        if give_back:
+            done.append(func.pg_advisory_unlock(bindparam("k"), bindparam("before")))
+        if take:
+            done.append(func.pg_try_advisory_lock(bindparam("k"), bindparam("then")))
+        _WRAPPED[key] = columns(*done).add_cte(stmt.cte("marked"))
+    return _WRAPPED[key]
+
+
 def _all(result: Any) -> list[Any]:
     """The rows of a statement's result; none for a statement that returns none."""
     return list(result) if result.returns_rows else []
@@ -169,11 +207,56 @@ class Claims:
         with self._guard:
             self._held.discard((kind, row_id))
 
-    def give_back_all(self, kind: int) -> None:
+    def give_back_all(self, kind: int, keep: Collection[int] = ()) -> None:
+        """Give back every claim of ``kind`` but those on the rows ``keep`` (work done and
+        committed, that nobody can take again: `pbem.service.outbox.drain` keeps the sent rows'
+        claims, given back by the statement of its next claim, `take_instead`, `listed`)."""
         with self._guard:
-            held = [h for h in self._held if h[0] == kind]
+            held = [h for h in self._held if h[0] == kind and h[1] not in keep]
         for k, row_id in held:
             self.give_back(k, row_id)
+
+    def listed(self, ctx: Context, stmt: Any, params: dict[str, Any], kind: int) -> list[Any]:
+        """``stmt``'s rows (a listing of rows of work ``kind``, in order, their id first), the
+        first of them claimed in the same statement on PostgreSQL, and the one claim of ``kind``
+        held before given back in it (two columns more: ``released``, ``claimed``). The caller
+        reads the row again under the claim (`outbox_row`), as after `take`: one statement
+        instead of two or three."""
+        with self._guard:
+            if self.shared:
+                conn = self._connection()  # a new one holds nothing
+                before = [r for k, r in self._held if k == kind]
+                if len(before) <= 1:
+                    got = _all(conn.execute(_listing(stmt, bool(before)),
+                                            {**params, "k": kind, "before": before[0] if before else 0}))
+                    if before and got:
+                        self._held.discard((kind, before[0]))
+                    if got and got[0].claimed:
+                        self._held.add((kind, got[0][0]))
+                    return got
+        return self._rows(ctx, stmt, params)
+
+    def outbox_sent(self, ctx: Context, stmt: Any, params: dict[str, Any], row_id: int, then: int | None) -> None:
+        """``stmt``, the UPDATE that marks outbox row ``row_id`` sent, committed at once; on
+        PostgreSQL in one statement with the claim of row ``then`` (the next listed, sent next:
+        `outbox_row` then only reads it again) and the claim held before ``row_id``'s given
+        back. ``row_id``'s own claim is kept: given back in the statement that marks the row,
+        it would be free before the mark is committed; it is given back by the next claim's
+        statement (or kept: the row is sent, nobody takes it again)."""
+        with self._guard:
+            if self.shared:
+                conn = self._connection()  # a new one holds nothing: the mark is made all the same
+                before = [r for k, r in self._held if k == OUTBOX and r != row_id]
+                take = then is not None and (OUTBOX, then) not in self._held
+                if len(before) <= 1 and (before or take):
+                    got = conn.execute(_marking(stmt, bool(before), take),
+                                       {**params, "k": OUTBOX, "then": then, "before": before[0] if before else 0}).one()
+                    if before:
+                        self._held.discard((OUTBOX, before[0]))
+                    if then is not None and take and got[-1]:
+                        self._held.add((OUTBOX, then))
+                    return
+        self._rows(ctx, stmt, params)
 
     def outbox_row(self, ctx: Context, row_id: int) -> bool:
         """Claim an outbox row that is still due; False: another worker sends it or sent it."""
@@ -192,8 +275,11 @@ class Claims:
 
     def _outbox(self, ctx: Context, row_id: int, stmt: Any) -> Any:
         """The claimed row as ``stmt`` reads it (its status and next attempt first), None when it
-        is another worker's or no longer due."""
-        if not self.take_instead(OUTBOX, row_id):  # one row at a time: the one before is recorded
+        is another worker's or no longer due. A row claimed already (by the listing, `listed`,
+        or with the mark of the row before, `outbox_sent`) is only read again."""
+        with self._guard:
+            held = (OUTBOX, row_id) in self._held
+        if not held and not self.take_instead(OUTBOX, row_id):  # one row at a time: the one before is recorded
             return None
         rows = self._rows(ctx, stmt, {"row_id": row_id})
         due = bool(rows) and rows[0][0] == "queued" and (rows[0][1] is None or rows[0][1] <= ctx.now())
@@ -250,18 +336,17 @@ class Claims:
         return [row[0] for row in self._rows(ctx, stmt, {})]
 
     def _rows(self, ctx: Context, stmt: Any, params: dict[str, Any]) -> list[Any]:
-        """``stmt``'s rows, read on the claims' own connection where there is one (autocommit,
-        each statement sees what is committed, as a new session would; a session costs a check
-        of its pooled connection and a rollback more), else on a connection of the engine's."""
-        if self.shared:
-            with self._guard:
-                return _all(self._connection().execute(stmt, params))
-        with ctx.engine.begin() as conn:  # a write is committed
-            return _all(conn.execute(stmt, params))
+        """``stmt``'s rows, read on the claims' own connection (autocommit: a write is committed
+        at once, and each statement sees what is committed, as a new session would). Kept for
+        the worker's life on SQLite and by a single worker too: a connection of the pool a
+        statement cost its checkout (on PostgreSQL a ``SELECT 1`` of ``pool_pre_ping``), its
+        BEGIN and COMMIT and its return (issue 17: the outbox marks each sent mail here)."""
+        with self._guard:
+            return _all(self._connection().execute(stmt, params))
 
     def _unshared_read(self, ctx: Context, stmt: Any) -> list[Any]:
-        with ctx.engine.connect() as conn:
-            return [row[0] for row in conn.execute(stmt)]
+        """The first column of ``stmt``'s rows; the guard held (`take_first`)."""
+        return [row[0] for row in self._connection().execute(stmt)]
 
     def close(self) -> None:
         with self._guard:

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, event, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, Row
 from sqlalchemy.orm import defer
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
@@ -86,7 +86,7 @@ def _rolled_back(session: OrmSession) -> None:
     session.info.pop(_QUEUED, None)  # never queued
 
 
-def fresh(ctx: Context, row: OutboxMail) -> bytes | None:
+def fresh(ctx: Context, row: Any) -> bytes | None:
     """The bytes of ``row`` when this process queued it (and forgets them), else None."""
     kept = _FRESH.get(ctx.engine)
     got = kept.pop(row.id, None) if kept is not None and row.id is not None else None
@@ -95,19 +95,17 @@ def fresh(ctx: Context, row: OutboxMail) -> bytes | None:
     return got[1]
 
 
-def pending(ctx: Context, limit: int = 100, claims: Claims | None = None) -> list[OutboxMail]:
-    """The due rows, oldest first, without their bytes (``raw`` is deferred: not loaded, so not
-    decrypted; a row's bytes are read when it is about to be sent, `_raw`). The rows are
-    detached: reading ``raw`` on them raises. With ``claims``: one statement on the claims'
-    connection (`Claims.execute`), the rows made from its columns (``raw`` None)."""
-    if claims is not None:
-        got = claims.execute(ctx, _PENDING, {"now": ctx.now(), "limit": limit})
-        return [OutboxMail(**row._mapping) for row in got]
-    with ctx.session() as s:
-        stmt = (select(OutboxMail).options(_NO_RAW).where(OutboxMail.status == "queued")
-                .where(col(OutboxMail.next_attempt_at) <= ctx.now())
-                .order_by(col(OutboxMail.id)).limit(limit))
-        return list(s.exec(stmt))
+def pending(ctx: Context, limit: int = 100, claims: Claims | None = None) -> list[Row[Any]]:
+    """The due rows, oldest first, without their bytes (``raw`` is not read, so not decrypted;
+    a row's bytes are read when it is about to be sent, `_raw`): one statement of the table's
+    own columns; with ``claims`` on the claims' connection, and on PostgreSQL the first row
+    claimed by it (`Claims.listed`: the caller sends that row or gives its claim back, as
+    `drain` does). Rows, not `OutboxMail` objects: building one cost more than reading it."""
+    params = {"now": ctx.now(), "limit": limit}
+    if claims is not None:  # on PostgreSQL the first row claimed in the same statement
+        return claims.listed(ctx, _PENDING, params, OUTBOX)
+    with ctx.engine.connect() as conn:
+        return list(conn.execute(_PENDING, params))
 
 
 def _backoff(ctx: Context, attempts: int) -> timedelta:
@@ -144,20 +142,21 @@ _PENDING = (select(*[c for c in _OUTBOX.c if c.name != "raw"])
             .order_by(_OUTBOX.c.id).limit(bindparam("limit")))
 
 
-def _sent(ctx: Context, row_id: int, claims: Claims | None = None) -> None:
-    """`_record` of a 250: one UPDATE, without loading (and decrypting) the row; with
-    ``claims``, on the claims' own connection (one round trip, `Claims.execute`)."""
+def _sent(ctx: Context, row_id: int, claims: Claims | None = None, then: int | None = None) -> None:
+    """`_record` of a 250: one UPDATE, without loading (and decrypting) the row, committed at
+    once; with ``claims``, on the claims' own connection, the next row to send (``then``)
+    claimed in the same statement on PostgreSQL (`Claims.outbox_sent`)."""
     if claims is not None:
-        claims.execute(ctx, _SENT, {"row_id": row_id, "now": ctx.now()})
+        claims.outbox_sent(ctx, _SENT, {"row_id": row_id, "now": ctx.now()}, row_id, then)
         return
     with ctx.engine.begin() as conn:
         conn.execute(_SENT, {"row_id": row_id, "now": ctx.now()})
 
 
 def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool = False,
-            claims: Claims | None = None) -> None:
+            claims: Claims | None = None, then: int | None = None) -> None:
     if status == "sent" and not error:
-        _sent(ctx, row_id, claims)
+        _sent(ctx, row_id, claims, then)
         return
     with ctx.session() as s:
         row = s.get(OutboxMail, row_id, options=[_NO_RAW])
@@ -265,7 +264,7 @@ def _note_probe(ctx: Context, row_id: int, error: str) -> None:
             s.commit()
 
 
-def _stale_reminder(ctx: Context, row: OutboxMail) -> str:
+def _stale_reminder(ctx: Context, row: Any) -> str:
     """Why a reminder must not go out any more ("" if it still may): its deadline passed,
     or the phase it was about has ended. A reminder after the report only confuses."""
     if row.kind != "reminder" or row.game_id is None:
@@ -300,11 +299,12 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
                 claims: Claims | None = None) -> int:
     """`send`, with each row claimed first when several workers share the database
     (`pbem.service.claims`): a row another worker is sending, or sent, is skipped."""
+    marked: set[int] = set()
     try:
-        return await send(ctx, outgoing, limit, health, claims)
+        return await _send(ctx, outgoing, limit, health, claims, marked)
     finally:
-        if claims is not None:
-            claims.give_back_all(OUTBOX)
+        if claims is not None:  # a sent row's claim is kept: given back by the next listing's statement
+            claims.give_back_all(OUTBOX, keep=marked)
 
 
 async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
@@ -315,6 +315,12 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
     while the server cannot be used nothing is tried before its next probe, and the error
     (MailServerError, with what to fix) is raised for the caller's status output.
     """
+    return await _send(ctx, outgoing, limit, health, claims, set())
+
+
+async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHealth | None, claims: Claims | None,
+                marked: set[int]) -> int:
+    """`send`; ``marked`` gets the ids of the rows marked sent."""
     health = health if health is not None else ServerHealth()
     if health.down and health.next_probe is not None and ctx.now() < health.next_probe:
         raise _still_down(health)
@@ -322,7 +328,7 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
     while True:
         rows = pending(ctx, limit, claims)
         released, taken = False, 0
-        for row in rows:
+        for at, row in enumerate(rows):
             assert row.id is not None
             raw = fresh(ctx, row)
             if raw is not None:  # queued by this worker: only claimed, its bytes known
@@ -357,7 +363,8 @@ async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serve
             released |= _answered(ctx, health)
             checkpoint("outbox.after-send")
             if result.all_sent:
-                _record(ctx, row.id, "sent", claims=claims)
+                _record(ctx, row.id, "sent", claims=claims, then=rows[at + 1].id if at + 1 < len(rows) else None)
+                marked.add(row.id)
                 sent += 1
             elif result.transient:
                 _record(ctx, row.id, "queued", _summary(result), retry=True)

@@ -1,0 +1,158 @@
+"""What a sent mail costs the database (issue 17): the statements of a drain, on SQLite and on
+PostgreSQL with the claims of several workers; and that the claims taken in fewer statements
+still keep two workers off the same row.
+
+A drain of ``n`` due rows: one listing (on PostgreSQL it claims the first row too), then for each
+row its read under the claim and its mark (on PostgreSQL the mark claims the next row too):
+``1 + 2n`` statements, all on the claims' own connection (none from the pool, no COMMIT: each
+statement commits itself). A sent row's claim is kept after the drain (the row is sent, nobody
+takes it again) and given back by the next listing's statement, not by a statement of its own."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import event
+from sqlmodel import col, select
+
+from pbem.db.models import OutboxMail
+from pbem.mail.transport import MemoryOutgoing
+from pbem.service import claims as claims_module
+from pbem.service import outbox
+from pbem.service.claims import Claims
+from pbem.service.context import Context, ManualClock
+
+
+def _queue(ctx: Context, count: int, start: int = 0) -> list[int]:
+    """``count`` rows queued by this worker (their bytes known: `outbox.fresh`)."""
+    with ctx.session() as s:
+        rows = [outbox.enqueue(s, ctx, message_id=f"<stmt-{i}@pbem.test>", raw=f"Subject: {i}\r\n\r\n{i}\r\n".encode(),
+                               recipients=[f"p{i}@players.example"], subject=str(i), kind="reply", game_id=None)
+                for i in range(start, start + count)]
+        s.commit()
+    return [r.id for r in rows if r.id is not None]
+
+
+class Counted:
+    """The statements, pool checkouts and COMMITs on an engine while counting."""
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+        self.checkouts = 0
+        self.commits = 0
+
+
+@pytest.fixture
+def counted(ctx: Context) -> Iterator[Counted]:
+    seen = Counted()
+
+    def statement(conn, cursor, sql, params, context, many) -> None:  # type: ignore[no-untyped-def]
+        seen.statements.append(sql)
+
+    def checkout(*args: object) -> None:
+        seen.checkouts += 1
+
+    def commit(conn) -> None:  # type: ignore[no-untyped-def]
+        seen.commits += 1
+
+    event.listen(ctx.engine, "before_cursor_execute", statement)
+    event.listen(ctx.engine.pool, "checkout", checkout)
+    event.listen(ctx.engine, "commit", commit)
+    yield seen
+    event.remove(ctx.engine, "before_cursor_execute", statement)
+    event.remove(ctx.engine.pool, "checkout", checkout)
+    event.remove(ctx.engine, "commit", commit)
+
+
+def _statuses(ctx: Context, ids: list[int]) -> list[tuple[str, int]]:
+    with ctx.session() as s:
+        rows = s.exec(select(OutboxMail).where(col(OutboxMail.id).in_(ids)).order_by(col(OutboxMail.id)))
+        return [(r.status, r.attempts) for r in rows]
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_a_drain_of_n_rows_costs_1_plus_2n_statements_on_the_claims_connection(
+        ctx: Context, clock: ManualClock, counted: Counted, count: int) -> None:
+    claims = Claims(ctx.engine)
+    out = MemoryOutgoing()
+    _queue(ctx, 1, start=100)
+    assert asyncio.run(outbox.drain(ctx, out, claims=claims)) == 1  # the claims' connection opened, a claim kept
+    ids = _queue(ctx, count)
+    counted.statements.clear()
+    counted.checkouts = counted.commits = 0
+    assert asyncio.run(outbox.drain(ctx, out, claims=claims)) == count
+    assert len(counted.statements) == 1 + 2 * count, "\n".join(counted.statements)
+    assert counted.checkouts == 0 and counted.commits == 0  # the claims' own connection, autocommit
+    assert _statuses(ctx, ids) == [("sent", 1)] * count
+    assert [m.raw for m in out.sent[1:]] == [f"Subject: {i}\r\n\r\n{i}\r\n".encode() for i in range(count)]
+    claims.close()
+
+
+def _postgres(ctx: Context) -> None:
+    if ctx.engine.dialect.name != "postgresql":
+        pytest.skip("claims are taken on PostgreSQL only")
+
+
+def test_a_sent_rows_claim_is_kept_then_given_back_by_the_next_listing(ctx: Context, clock: ManualClock) -> None:
+    _postgres(ctx)
+    a, b = Claims(ctx.engine), Claims(ctx.engine)  # two workers: a connection each
+    ids = _queue(ctx, 3)
+    assert asyncio.run(outbox.drain(ctx, MemoryOutgoing(), claims=a)) == 3
+    assert a._held == {(claims_module.OUTBOX, ids[-1])}  # the last sent row's, kept
+    assert b.take(claims_module.OUTBOX, ids[0]) and b.take(claims_module.OUTBOX, ids[1])  # given back on the way
+    assert not b.take(claims_module.OUTBOX, ids[-1])
+    (later,) = _queue(ctx, 1, start=3)
+    assert asyncio.run(outbox.drain(ctx, MemoryOutgoing(), claims=a)) == 1
+    assert a._held == {(claims_module.OUTBOX, later)}
+    assert b.take(claims_module.OUTBOX, ids[-1])  # given back by the listing
+    a.close()
+    b.close()
+
+
+def test_a_row_another_worker_holds_is_skipped_and_sent_once_later(ctx: Context, clock: ManualClock) -> None:
+    """The mark of the first row tries to claim the second, which b holds (b is sending it):
+    a skips it and sends the third; when b gives it back unsent, a's next drain sends it, once."""
+    _postgres(ctx)
+    a, b = Claims(ctx.engine), Claims(ctx.engine)
+    ids = _queue(ctx, 3)
+    assert b.take(claims_module.OUTBOX, ids[1])
+    out = MemoryOutgoing()
+    assert asyncio.run(outbox.drain(ctx, out, claims=a)) == 2
+    assert [m.recipients for m in out.sent] == [("p0@players.example",), ("p2@players.example",)]
+    assert _statuses(ctx, ids) == [("sent", 1), ("queued", 0), ("sent", 1)]
+    b.give_back(claims_module.OUTBOX, ids[1])
+    assert asyncio.run(outbox.drain(ctx, out, claims=a)) == 1
+    assert asyncio.run(outbox.drain(ctx, out, claims=a)) == 0
+    assert [m.recipients for m in out.sent][2:] == [("p1@players.example",)]
+    assert _statuses(ctx, ids) == [("sent", 1)] * 3
+    a.close()
+    b.close()
+
+
+def test_a_row_the_listing_claimed_is_read_again_under_the_claim(ctx: Context, clock: ManualClock,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing claims its first row in the statement that read it: a row another worker
+    sent between that statement's snapshot and the claim is caught by the read under the claim."""
+    _postgres(ctx)
+    a = Claims(ctx.engine)
+    first, second = _queue(ctx, 2)
+    listed = Claims.listed
+
+    def then_sent(self: Claims, c: Context, stmt: object, params: dict[str, object], kind: int) -> list[object]:
+        rows = listed(self, c, stmt, params, kind)
+        with c.session() as s:  # another worker sent the first and gave its claim back meanwhile
+            row = s.get(OutboxMail, first)
+            assert row is not None
+            row.status, row.attempts = "sent", 1
+            s.add(row)
+            s.commit()
+        return rows
+
+    monkeypatch.setattr(Claims, "listed", then_sent)
+    out = MemoryOutgoing()
+    assert asyncio.run(outbox.drain(ctx, out, claims=a)) == 1
+    assert [m.recipients for m in out.sent] == [("p1@players.example",)]
+    assert _statuses(ctx, [first, second]) == [("sent", 1), ("sent", 1)]
+    a.close()
