@@ -125,7 +125,9 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
             params.update({f"kind{i}": kind, f"since{i}": ctx.now() - window, f"cap{i}": cap})
             if who is not None:
                 params[f"recipient{i}"] = _recipient(who)
-        counts = session.execute(_counts(tuple(who is not None for _, _, who, _ in counted)), params).one()
+        session.flush()  # the answers queued in this transaction count (what the ORM's autoflush did)
+        stmt = _counts(tuple(who is not None for _, _, who, _ in counted))
+        counts = session.connection().execute(stmt, params).one()  # core: no ORM result to build
         for (cap, _, _, what), count in zip(counted, counts):
             if count >= cap:
                 log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)
