@@ -16,7 +16,7 @@ from pathlib import Path
 from pbem.faults import EXIT_CODE
 from tests.faults.stack import SEATS
 from tests.mail.servers import MailHarness
-from tests.workers.harness import checkout, make_club, postgres_url, start_worker, wait_for
+from tests.workers.harness import checkout, make_club, postgres_url, start_worker, stop_all, wait_for
 from tests.workers.test_two_workers import verdict
 
 GAMES = 3
@@ -69,6 +69,5 @@ async def test_workers_killed_mid_work_the_others_carry_on(embedded_mail: MailHa
         assert takeover < 60, takeover  # a bound for liveness, not a speed figure (it is ~TRY_SECONDS)
         assert all(w.proc.poll() is None for w in started[-2:]), [w.output()[-2000:] for w in started[-2:]]
     finally:
-        for w in started:
-            w.stop()
+        stop_all(started)
         club.ctx.engine.dispose()
