@@ -10,6 +10,7 @@ players who read their secrets from the welcome mails and mail their deployments
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -76,6 +77,30 @@ def checkout(folder: Path, url: str, mail: MailHarness, key: Path | None = None)
 def cli(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pbem", "--config", str(config), *args], cwd=str(config.parent),
                           capture_output=True, text=True, timeout=120, env=_env())
+
+
+#: `cli_each`'s process: each command line run by `pbem.cli.main`, its exit code and output one JSON line.
+_EACH = """
+import contextlib, io, json, sys
+from pbem.cli import main
+for argv in json.loads(sys.argv[1]):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(argv)
+    print(json.dumps([code, out.getvalue()]), flush=True)
+"""
+
+
+def cli_each(config: Path, *commands: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """`cli` of each command in turn, in one process (one start-up of Python and pbem for all of
+    them, each still a command line of its own); each result's stderr is the process's, shared."""
+    argvs = [["--config", str(config), *c] for c in commands]
+    done = subprocess.run([sys.executable, "-c", _EACH, json.dumps(argvs)], cwd=str(config.parent),
+                          capture_output=True, text=True, timeout=120 * len(commands), env=_env())
+    out = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("[")]
+    assert done.returncode == 0 and len(out) == len(commands), done.stderr[-3000:]
+    return [subprocess.CompletedProcess(argv, int(code), str(text_), done.stderr)
+            for argv, (code, text_) in zip(argvs, out)]
 
 
 def _env(crash_at: str | None = None) -> dict[str, str]:
@@ -183,11 +208,13 @@ class Club:
 def make_club(config: Path, mail: MailHarness, games: int) -> Club:
     """``games`` Kriegspiel games between the same two players, made with the CLI."""
     ids = []
-    for n in range(games):
-        made = cli(config, "game", "new", "kriegspiel", "--name", f"Workers {n}", "--seat",
-                   f"north={SEATS['north']}", "--seat", f"south={SEATS['south']}:it", "--deadline", "48h")
-        assert made.returncode == 0, made.stderr
-        ids.append(made.stdout.strip().split()[0] if made.stdout.strip() else f"k{n + 1}")
+    # one process for the three command lines: each start-up of Python and pbem took seconds
+    made = cli_each(config, *(["game", "new", "kriegspiel", "--name", f"Workers {n}", "--seat",
+                               f"north={SEATS['north']}", "--seat", f"south={SEATS['south']}:it", "--deadline", "48h"]
+                              for n in range(games)))
+    for n, one in enumerate(made):
+        assert one.returncode == 0, one.stderr
+        ids.append(one.stdout.strip().split()[0] if one.stdout.strip() else f"k{n + 1}")
     cfg = load(config)
     os.environ.setdefault(USER_ENV, SERVER)
     ctx = Context(engine=make_engine(cfg.database.url), config=cfg)
