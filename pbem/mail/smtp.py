@@ -286,7 +286,7 @@ class SmtpSender:
                 return SendResult(results, "")
             phase = "DATA"
             try:
-                response = await client.data(raw)
+                response = await _data(client, raw)
             except aiosmtplib.SMTPResponseException as exc:
                 _raise_for(exc.code, exc.message, "message refused after DATA")
                 raise  # pragma: no cover
@@ -340,3 +340,38 @@ async def _rcpt(client: aiosmtplib.SMTP, recipient: str) -> aiosmtplib.SMTPRespo
     if response.code not in (250, 251):
         raise aiosmtplib.SMTPRecipientRefused(response.code, response.message, recipient)
     return response
+
+
+def _as_is(raw: bytes) -> bool:
+    """True when DATA sends ``raw`` unchanged but for the final dot: every line ends in CRLF
+    (as `pbem.mail.compose` writes them), the last too, and none starts with a dot."""
+    return (raw.endswith(b"\r\n") and not raw.startswith(b".") and b"\n." not in raw
+            and raw.count(b"\r\n") == raw.count(b"\n") == raw.count(b"\r"))
+
+
+async def _data(client: aiosmtplib.SMTP, raw: bytes) -> aiosmtplib.SMTPResponse:
+    """``client.data(raw)``: the same DATA, the same bytes, the same answers and errors. A
+    message that needs no rewriting (`_as_is`) is written as it is: aiosmtplib rewrites every
+    line end and every leading dot with two regular expressions, about 15 ms of CPU a MB of
+    a report's maps, to the same bytes. Its protocol's own command lock and reads; on a
+    version without them, ``client.data``."""
+    protocol = client.protocol
+    lock = getattr(protocol, "_command_lock", None)
+    if protocol is None or lock is None or not hasattr(protocol, "_response_pending") or not _as_is(raw):
+        return await client.data(raw)
+    try:
+        async with lock:
+            protocol._response_pending = True  # as aiosmtplib's execute_data_command
+            protocol.write(b"DATA\r\n")
+            start = await protocol.read_response(timeout=client.timeout)
+            if start.code != 354:
+                raise aiosmtplib.SMTPDataError(start.code, start.message)
+            protocol._response_pending = True
+            protocol.write(raw + b".\r\n")
+            response = await protocol.read_response(timeout=client.timeout)
+            if response.code != 250:
+                raise aiosmtplib.SMTPDataError(response.code, response.message)
+            return response
+    except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPTimeoutError):
+        client.close()
+        raise

@@ -9,6 +9,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import aiosmtplib
+import aiosmtplib.protocol
 import pytest
 
 from pbem.errors import MailTransientError
@@ -27,6 +29,7 @@ class Scripted:
     port: int = 0
     commands: list[list[bytes]] = field(default_factory=list)
     delivered: list[bytes] = field(default_factory=list)
+    wire: list[bytes] = field(default_factory=list)  # each DATA as it came, dot-stuffed, with its final dot
     drop_at_mail: set[int] = field(default_factory=set)
     mails: int = 0
 
@@ -48,9 +51,11 @@ class Scripted:
                     writer.write(b"250 OK\r\n")
                 elif verb == b"DATA":
                     writer.write(b"354 go on\r\n")
-                    data = b""
+                    data = wire = b""
                     while (chunk := await reader.readline()) != b".\r\n":
+                        wire += chunk
                         data += chunk[1:] if chunk.startswith(b".") else chunk  # dot-stuffed
+                    self.wire.append(wire + chunk)
                     self.delivered.append(data)
                     writer.write(b"250 queued\r\n")
                 elif verb == b"QUIT":
@@ -141,3 +146,42 @@ async def test_a_new_connection_dropped_at_mail_from_is_a_transient_failure(scri
         await sender.send("pbem@localhost", ["a@localhost"], RAW)
     assert len(scripted.commands) == 1 and not scripted.delivered
     await sender.close()
+
+
+@pytest.mark.parametrize("raw", [RAW, b"Subject: y\r\n\r\nlone\nline\rends\r\n.lead\r\nno end",
+                                 b"Subject: z\r\n\r\n" + b"QUJD" * 5000 + b"\r\n"],
+                         ids=["dots", "bare LF and CR", "as is"])
+async def test_data_is_the_same_bytes_as_aiosmtplibs(scripted: Scripted, raw: bytes) -> None:
+    """Every message goes on the wire as aiosmtplib's own DATA sends it (line ends made CRLF,
+    leading dots doubled, the final dot), whether it needed rewriting or not."""
+    sender = SmtpSender("127.0.0.1", scripted.port, timeout=5)
+    for _ in range(2):  # aiosmtplib's mail() on a new connection, then the kept one's
+        assert (await sender.send("pbem@localhost", ["a@localhost"], raw)).all_sent
+    await sender.close()
+    client = aiosmtplib.SMTP(hostname="127.0.0.1", port=scripted.port, timeout=5)
+    await client.connect()
+    await client.mail("pbem@localhost")
+    await client.rcpt("a@localhost")
+    await client.data(raw)
+    await client.quit()
+    assert len(scripted.wire) == 3 and scripted.wire[0] == scripted.wire[1] == scripted.wire[2]
+
+
+async def test_a_message_with_crlf_lines_is_not_rewritten(scripted: Scripted, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message as `pbem.mail.compose` writes it (CRLF lines, none led by a dot) is written as
+    it is: aiosmtplib's rewriting (two regular expressions over the whole message) is not run."""
+    rewritten: list[bytes] = []
+    plain = aiosmtplib.protocol.normalize_message_line_endings
+
+    def counting(message: bytes) -> bytes:
+        rewritten.append(message)
+        return plain(message)
+
+    monkeypatch.setattr(aiosmtplib.protocol, "normalize_message_line_endings", counting)
+    sender = SmtpSender("127.0.0.1", scripted.port, timeout=5)
+    as_is = b"Subject: z\r\n\r\n" + b"QUJD" * 5000 + b"\r\n"
+    assert (await sender.send("pbem@localhost", ["a@localhost"], as_is)).all_sent
+    assert (await sender.send("pbem@localhost", ["a@localhost"], RAW)).all_sent  # a dot line: rewritten
+    await sender.close()
+    assert rewritten == [RAW]
+    assert scripted.delivered == [as_is, RAW]
