@@ -195,9 +195,11 @@ def demo_config(root: Path) -> Config:
 
 
 async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: Path | None = None,
-                      clock: ManualClock | None = None, game_id: str | None = None) -> dict[str, Any]:
+                      clock: ManualClock | None = None, game_id: str | None = None,
+                      archive_out: bool = True) -> dict[str, Any]:
     """Create the game (unless ``game_id`` names one already created), then play every
-    step; returns a summary. Raises on a surprise."""
+    step; returns a summary. Raises on a surprise. With ``out``, the mail is saved there and,
+    unless ``archive_out`` is false, the archive exported and verified beside it."""
     if game_id is None:
         specs = [games.SeatSpec(seat, table.addresses[seat], lang) for seat, _local, lang in script.seats]
         game_id = games.create(ctx, script.kind, script.name, specs, options=script.options)
@@ -251,11 +253,12 @@ async def play_script(table: ScriptedTable, ctx: Context, script: Script, out: P
                                "steps": results, "mails": {s: len(m) for s, m in table.mail.items()}}
     if out is not None:
         _save(table, out)
-        # a game the demo leaves running gets what an observer may see (its full archive waits for the end)
-        index = archive.export(ctx, game_id, out / "archive", redacted=shown["status"] != "finished")
-        report = verify_path(out / "archive")
-        summary["archive"] = str(index)
-        summary["verify"] = report.text()
+        if archive_out:
+            # a game the demo leaves running gets what an observer may see (its full archive waits for the end)
+            index = archive.export(ctx, game_id, out / "archive", redacted=shown["status"] != "finished")
+            report = verify_path(out / "archive")
+            summary["archive"] = str(index)
+            summary["verify"] = report.text()
         (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
     return summary
 
@@ -323,14 +326,15 @@ def _save(table: ScriptedTable, out: Path) -> None:
 
 async def run(out: Path, kinds: Sequence[str] | None = None, language: str | None = None,
               entropy: Callable[[int], bytes] | None = None, start: datetime | None = None,
-              width: int | None = None) -> Path:
+              width: int | None = None, archive_out: bool = True) -> Path:
     """Play each scripted game; returns the output folder. ``language``: every seat reads its
     mail in that language (the both-language test), else each seat's own from the script;
     ``entropy``: where secrets and dice seeds come from, ``start``: the clock's first reading (a
     test fixes both; default: the system's entropy and the time now); a script with a ``seed`` plays
     on its own entropy whatever ``entropy`` says; ``width``: the PNG maps' width in pixels instead of
     the config's 1600 (a test that reads only the mails' texts and the views need not draw them
-    large; the SVG, the view and the texts are the same at any width)."""
+    large; the SVG, the view and the texts are the same at any width); ``archive_out`` false: no
+    archive exported nor verified (a test's second run of a game whose archive another run makes)."""
     from pbem.mail.embedded import EmbeddedMailServer
     from pbem.mail.imap import ImapInbox
     from pbem.mail.smtp import SmtpSender
@@ -366,7 +370,7 @@ async def run(out: Path, kinds: Sequence[str] | None = None, language: str | Non
             table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none",
                                                                    timeout=10), addresses, cfg.server.address)
             try:
-                summary = await play_script(table, ctx, script, folder, clock)
+                summary = await play_script(table, ctx, script, folder, clock, archive_out=archive_out)
             finally:
                 await table.close()
                 await inbox.close()

@@ -7,9 +7,7 @@ Italian one; every catalogue has every key in both languages."""
 from __future__ import annotations
 
 import importlib
-import json
 import re
-from email import message_from_bytes, policy
 
 import pytest
 
@@ -17,7 +15,7 @@ from pbem.core import registry
 from pbem.core.i18n import LANGUAGES, Catalog
 from pbem.demo import scripted_kinds
 from pbem.service.texts import catalog as service_catalog
-from tests.render.labels import played
+from tests.render.labels import demo_mail
 
 KINDS = scripted_kinds()
 #: A message id as the catalogue prints it when a key is missing: ``note-justice-due(seat=red)``.
@@ -88,24 +86,16 @@ def test_demo_mail_and_maps_read_whole_in_each_language(kind: str, lang: str) ->
     # the game's title is a name, written as published in every language (the report's head)
     english = ({piece: key for piece, key in english_only(cats).items() if piece not in rules.info.title}
                if lang == "it" else None)
-    mails = sorted((played(kind, lang) / "mail").glob("*/*.eml"))
+    mails = demo_mail(kind, lang)  # parsed, and its maps drawn, once for this walk and the label check
     assert len(mails) >= 4
     bad: list[str] = []
     maps = 0
-    for path in mails:
-        msg = message_from_bytes(path.read_bytes(), policy=policy.default)
-        body = msg.get_body(("plain",))
-        text = body.get_content() if body is not None else ""  # type: ignore[union-attr]
-        bad += [f"{path.parent.name}/{path.name}: {p}" for p in problems(text, keys, english)]
-        for part in msg.iter_attachments():  # type: ignore[attr-defined]
-            name = part.get_filename() or ""
-            if not name.endswith(".json"):
-                continue
-            view = json.loads(part.get_payload(decode=True))
-            svg = rules.render({**view, "lang": lang})
+    for mail in mails:
+        bad += [f"{mail.where}: {p}" for p in problems(mail.text, keys, english)]
+        for name, svg in mail.maps:
             words = "\n".join(SVG_TEXT.findall(svg))
             maps += 1
-            bad += [f"{path.parent.name}/{name} (map): {p}" for p in problems(words, keys, english)]
+            bad += [f"{mail.where.split('/')[0]}/{name} (map): {p}" for p in problems(words, keys, english)]
     assert maps > 0
     assert not bad, "\n".join(sorted(set(bad))[:80])
 

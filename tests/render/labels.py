@@ -101,30 +101,63 @@ def collisions(document: str, least: float = 6.0) -> list[tuple[Label, Label]]:
 WIDTH = 200
 
 
+#: The language whose run also exports and verifies the demo's archive, as `pbem demo` does: the
+#: scripts' games are the same in every language (the same entropy, orders and clock) and the archive
+#: is written in English whatever the seats read, so the other languages' runs skip it.
+ARCHIVE_LANG = "en"
+
+
 @functools.lru_cache(maxsize=None)
 def played(kind: str, lang: str) -> Path:
     """`pbem demo` of ``kind`` played once per test process with every seat reading ``lang``, on
     fixed entropy and a fixed clock (the scripts' orders are legal for these dice), its PNGs ``WIDTH``
-    px wide; its folder. Tests that share a run share an xdist group ``demo-<kind>-<lang>``."""
+    px wide; its folder. Tests that share a run share an xdist group ``demo-<kind>-<lang>``. The
+    ``ARCHIVE_LANG`` run exports the archive and the archive must verify."""
     out = Path(tempfile.mkdtemp(prefix=f"pbem-demo-{kind}-{lang}-"))
     atexit.register(shutil.rmtree, out, True)  # the folder lives as long as the test process
-    asyncio.run(run(out, [kind], language=lang, entropy=FixedEntropy(), start=START, width=WIDTH))
-    return out / registry.get(kind).info.slug
+    archived = lang == ARCHIVE_LANG
+    asyncio.run(run(out, [kind], language=lang, entropy=FixedEntropy(), start=START, width=WIDTH,
+                    archive_out=archived))
+    folder = out / registry.get(kind).info.slug
+    if archived:
+        summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+        assert summary["verify"].startswith("OK "), summary["verify"]
+    return folder
+
+
+@dataclass(frozen=True)
+class DemoMail:
+    """One mail of a demo run, read once for every test that walks it."""
+
+    where: str  # seat folder / file name
+    text: str  # the plain-text body
+    maps: tuple[tuple[str, str], ...]  # (attachment name, SVG drawn again from the attached view in the run's language)
+
+
+@functools.lru_cache(maxsize=None)
+def demo_mail(kind: str, lang: str) -> tuple[DemoMail, ...]:
+    """Every mail of ``played(kind, lang)``, parsed, its maps drawn from the views attached beside
+    the PNGs (the label check and the language walk read the same ones: parsed and drawn once)."""
+    rules = registry.get(kind)
+    out = []
+    for path in sorted((played(kind, lang) / "mail").glob("*/*.eml")):
+        msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+        body = msg.get_body(("plain",))
+        text = body.get_content() if body is not None else ""  # type: ignore[union-attr]
+        maps = []
+        for part in msg.iter_attachments():  # type: ignore[attr-defined]
+            name = part.get_filename() or ""
+            if name.endswith(".json"):
+                view = json.loads(part.get_payload(decode=True))
+                maps.append((name, rules.render({**view, "lang": lang})))
+        out.append(DemoMail(f"{path.parent.name}/{path.name}", text, tuple(maps)))
+    return tuple(out)
 
 
 def demo_maps(kind: str, lang: str) -> list[tuple[str, str]]:
     """(mail file and attachment, SVG document) of every map the demo's mails carry, drawn from
     the view attached beside the PNG, in ``lang``."""
-    rules = registry.get(kind)
-    out = []
-    for path in sorted((played(kind, lang) / "mail").glob("*/*.eml")):
-        msg = message_from_bytes(path.read_bytes(), policy=policy.default)
-        for part in msg.iter_attachments():  # type: ignore[attr-defined]
-            name = part.get_filename() or ""
-            if name.endswith(".json"):
-                view = json.loads(part.get_payload(decode=True))
-                out.append((f"{path.parent.name}/{path.name}:{name}", rules.render({**view, "lang": lang})))
-    return out
+    return [(f"{mail.where}:{name}", svg) for mail in demo_mail(kind, lang) for name, svg in mail.maps]
 
 
 START = datetime(2026, 11, 23, 9, 0, tzinfo=timezone.utc)
