@@ -18,14 +18,17 @@ import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
+
+from sqlalchemy import select
 
 from pbem.config import Config, helo_name
 from pbem.db.lock import DaemonLock
+from pbem.db.models import ReportJob
 from pbem.db.session import make_engine
 from pbem.errors import MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
-from pbem.mail.transport import Inbox, Outgoing
+from pbem.mail.transport import Inbox, Outgoing, SendResult
 from pbem.service import budget, inbound, logjson, outbox, receipt, retention, sdnotify, status, turns
 from pbem.service import queue, wakeup, workers
 from pbem.service.claims import Claims
@@ -33,6 +36,14 @@ from pbem.service.lease import TRY_SECONDS, MailboxLease
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
+
+#: A batch's replies are sent while it is handled, by a drain every this many mails (`App._drain_meanwhile`).
+DRAIN_EVERY = 8
+
+_JOBS = ReportJob.__table__  # type: ignore[attr-defined]
+#: The pending report jobs, each logged once (`App._log_resolutions`).
+_PENDING_JOBS = (select(_JOBS.c.id, _JOBS.c.game_id, _JOBS.c.first_seq, _JOBS.c.last_seq)
+                 .where(_JOBS.c.status == "pending"))
 
 
 @dataclass
@@ -67,6 +78,33 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
+class _LockFreeSending:
+    """The outgoing server with the database lock let go while a mail is on the wire: mails
+    are handled meanwhile, while the outbox's own work (listing, claiming, marking a row
+    sent after its 250) keeps the lock. ``held``: whether the drain holds it now."""
+
+    def __init__(self, outgoing: Outgoing, lock: asyncio.Lock) -> None:
+        self.outgoing = outgoing
+        self.lock = lock
+        self.held = False
+
+    async def hold(self) -> None:
+        await self.lock.acquire()
+        self.held = True
+
+    def let_go(self) -> None:
+        if self.held:
+            self.held = False
+            self.lock.release()
+
+    async def send(self, mail_from: str, recipients: Sequence[str], raw: bytes) -> SendResult:
+        self.let_go()
+        try:
+            return await self.outgoing.send(mail_from, recipients, raw)
+        finally:
+            await self.hold()  # cancelled while waiting: not held, and not released again
+
+
 class App:
     def __init__(self, ctx: Context, inbox: Inbox, outgoing: Outgoing, embedded: Any = None,
                  roles: frozenset[str] = frozenset(workers.ROLES)) -> None:
@@ -85,6 +123,12 @@ class App:
         self._stop = asyncio.Event()
         self._lock = asyncio.Lock()  # one unit of database work at a time: a mail, the jobs, the outbox
         self._inbox_lock = asyncio.Lock()  # one pass over the inbox at a time: no mail is taken twice
+        self._drain_lock = asyncio.Lock()  # one drain of the outbox at a time: no row is sent twice
+        self._drainer: asyncio.Task[int] | None = None  # the drain sending a batch's replies while it is handled
+        self._unsent = 0  # mails handled since that drain last began
+        # Only where handling a mail waits on a database server: on SQLite it is all this process's
+        # Python, and a drain alongside only fights it for the GIL (measured: more CPU and wall a mail).
+        self.send_meanwhile = ctx.engine.dialect.name != "sqlite"
         self.inspector = budget.Inspector(ctx.config.limits.mail_seconds)
         name = getattr(outgoing, "server", None)
         self.smtp_health = outbox.ServerHealth(name if isinstance(name, str) else "SMTP")
@@ -182,8 +226,12 @@ class App:
                     summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
                     checkpoint("inbound.after-commit")
                     committed.append(fetched.uid)
+                    self._drain_meanwhile(summary)
             finally:  # one STORE \Seen for the batch, only for mails whose work is committed
-                await self.inbox.mark_seen_many(committed)
+                try:
+                    await self.inbox.mark_seen_many(committed)
+                finally:
+                    await self._drained()
             summary.fetched += len(mails)
             return len(mails)
 
@@ -212,25 +260,52 @@ class App:
                     await self.inbox.mark_seen_many(stored)
                 count = len(mails)
                 summary.fetched += count
-        while (claimed := await asyncio.to_thread(queue.claim, self.ctx, self.claims)) is not None:
-            row_id, raw = claimed
-            try:
-                with logjson.about_mail(mail=row_id) as about:
-                    over = await asyncio.to_thread(self.inspector.check, raw)
-                    async with self._lock:
-                        if over is not None:
-                            result = await asyncio.to_thread(receipt.over_budget, self.ctx, row_id, raw, over)
-                        else:
-                            result = await asyncio.to_thread(inbound.handle, self.ctx, raw, row_id)
-                    about.update(game=result.game_id)
-                    if result.status == "orders":
-                        about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
-                        log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
-                                 about["seat"], result.inbound_id)
-            finally:
-                await asyncio.to_thread(queue.done, self.ctx, self.claims, row_id)
-            summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+        try:
+            await self._handle_stored(summary)
+        finally:
+            await self._drained()
         return count
+
+    async def _handle_stored(self, summary: CycleSummary) -> None:
+        """The stored mails this worker can claim, each handled in one transaction."""
+        while (claimed := await asyncio.to_thread(self._claim)) is not None:
+            row_id, raw, over = claimed
+            with logjson.about_mail(mail=row_id) as about:
+                handed = False  # to the thread that handles the mail and releases its claim
+                try:
+                    async with self._lock:
+                        handed = True
+                        result = await asyncio.to_thread(self._handle_claimed, row_id, raw, over)
+                finally:
+                    if not handed:  # cancelled before: the claim is released all the same
+                        await asyncio.to_thread(queue.done, self.ctx, self.claims, row_id)
+                about.update(game=result.game_id)
+                if result.status == "orders":
+                    about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
+                    log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
+                             about["seat"], result.inbound_id)
+            summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+            self._drain_meanwhile(summary)
+
+    def _claim(self) -> tuple[int, bytes, str | None] | None:
+        """The next stored mail this worker can claim, read under its time budget (the
+        verdict of `budget.Inspector.check`): one thread hop, the database lock not held."""
+        claimed = queue.claim(self.ctx, self.claims)
+        if claimed is None:
+            return None
+        row_id, raw = claimed
+        try:
+            return row_id, raw, self.inspector.check(raw)
+        except BaseException:
+            queue.done(self.ctx, self.claims, row_id)
+            raise
+
+    def _handle_claimed(self, row_id: int, raw: bytes, over: str | None) -> inbound.Handled:
+        """A claimed mail handled, then its claim released (`queue.done`), in one hop."""
+        try:
+            return self._handle(raw, row_id, over)
+        finally:
+            queue.done(self.ctx, self.claims, row_id)
 
     async def _one_mail(self, fetched: Any) -> inbound.Handled:
         """One mail; every line logged meanwhile names it (and its game and seat once known)."""
@@ -259,16 +334,31 @@ class App:
                                                fetched.size, fetched.head)
         raw = fetched.raw
         async with self._lock:
-            got = await asyncio.to_thread(receipt.receive, self.ctx, raw)
-        if got.handled is not None:
-            return got.handled
-        assert got.row_id is not None
-        about["mail"] = got.row_id
+            row_id, handled = await asyncio.to_thread(self._receive, raw, about)
+        if handled is not None:
+            return handled
+        # still being read: waited for without the database lock (the jobs and the outbox run meanwhile)
         over = await asyncio.to_thread(self.inspector.check, raw)
         async with self._lock:
-            if over is not None:
-                return await asyncio.to_thread(receipt.over_budget, self.ctx, got.row_id, raw, over)
-            return await asyncio.to_thread(inbound.handle, self.ctx, raw, got.row_id)
+            return await asyncio.to_thread(self._handle, raw, row_id, over)
+
+    def _receive(self, raw: bytes, about: dict[str, Any]) -> tuple[int, inbound.Handled | None]:
+        """The mail on record (`receipt.receive`), and handled in the same thread hop when
+        the reader's verdict on it is there already (`budget.Inspector.poll`: it reads the
+        batch ahead); ``(row id, None)``: not read yet, the caller waits for the verdict."""
+        got = receipt.receive(self.ctx, raw)
+        if got.handled is not None:
+            return 0, got.handled
+        assert got.row_id is not None
+        about["mail"] = got.row_id
+        known, over = self.inspector.poll(raw)
+        return got.row_id, self._handle(raw, got.row_id, over) if known else None
+
+    def _handle(self, raw: bytes, row_id: int, over: str | None) -> inbound.Handled:
+        """A mail on record, handled: recorded as over budget (``over``: why), else read."""
+        if over is not None:
+            return receipt.over_budget(self.ctx, row_id, raw, over)
+        return inbound.handle(self.ctx, raw, row_id)
 
     async def run_jobs(self, summary: CycleSummary | None = None) -> None:
         summary = summary or CycleSummary()
@@ -290,20 +380,18 @@ class App:
         return self._pool
 
     def _log_resolutions(self) -> None:
-        """One line per resolution: every resolved phase leaves a report job (`reports`)."""
-        from sqlmodel import col, select
-
-        from pbem.db.models import ReportJob
-
+        """One line per resolution: every resolved phase leaves a report job (`reports`).
+        The jobs logged are remembered while they are pending only: the statement and the
+        set stay the size of the jobs waiting, however long the daemon runs."""
         # one statement on the claims' connection (no session: a pooled connection's check, a rollback)
-        jobs = self.claims.execute(self.ctx, select(col(ReportJob.id), ReportJob.game_id, ReportJob.first_seq,
-                                                    ReportJob.last_seq)
-                                   .where(ReportJob.status == "pending", col(ReportJob.id).not_in(self._logged_jobs or {0})))
+        jobs = self.claims.execute(self.ctx, _PENDING_JOBS)
         for job in jobs:
-            self._logged_jobs.add(job.id or 0)
+            if job.id in self._logged_jobs:
+                continue
             phases = str(job.first_seq) if job.first_seq == job.last_seq else f"{job.first_seq}-{job.last_seq}"
             log.info("game %s: phase %s resolved; drawing the reports", job.game_id, phases,
                      extra={"game": job.game_id})
+        self._logged_jobs = {job.id for job in jobs}
 
     async def draw_reports(self, summary: CycleSummary | None = None) -> int:
         if "maps" not in self.roles:
@@ -315,13 +403,75 @@ class App:
             summary.reports += done
         return done
 
+    def _drain_meanwhile(self, summary: CycleSummary) -> None:
+        """A mail of a batch is handled: the replies of the last `DRAIN_EVERY` are sent while
+        the next ones are handled (a drain, unless one is under way; it lets the database lock
+        go while a mail is on the wire, `_LockFreeSending`), not only once the whole batch is.
+        Not after every mail: each drain lists the outbox once. On PostgreSQL only
+        (`send_meanwhile`)."""
+        self._unsent += 1
+        if (self.send_meanwhile and "outbox" in self.roles and self._unsent >= DRAIN_EVERY
+                and self._drainer is None and not self._drain_lock.locked()
+                and not self.smtp_health.down):  # a server that is down: the cycle's drain probes it
+            self._unsent = 0
+            self._drainer = asyncio.create_task(self._drain_quietly(summary), name="outbox-meanwhile")
+            self._drainer.add_done_callback(self._drain_done)
+
+    def _drain_done(self, task: asyncio.Task[int]) -> None:
+        if self._drainer is task:
+            self._drainer = None
+
+    async def _drain_logged(self, summary: CycleSummary) -> None:
+        """The cycle's drain: a mail error in the summary and the log."""
+        try:
+            await self.drain(summary)
+        except MailError as exc:
+            summary.errors.append(f"outbox: {exc}")
+            log.warning("outbox: %s", exc)
+
+    async def _drain_quietly(self, summary: CycleSummary) -> int:
+        """A drain while a batch is handled: its replies sent counted, a server that fails
+        left for the cycle's own drain to report (the outbox logged the failure itself)."""
+        try:
+            sent = await self._send_outbox()
+        except MailError as exc:
+            log.debug("outbox, while mail is handled: %s", exc)
+            return 0
+        summary.sent += sent
+        return sent
+
+    async def _drained(self) -> None:
+        """The end of a batch: the drain sending its replies is over (cancelled with it)."""
+        task = self._drainer
+        if task is None:
+            return
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            raise
+        finally:
+            self._drain_done(task)
+
+    async def _send_outbox(self) -> int:
+        """`outbox.drain`, one at a time, the database lock held but while a mail is on the wire."""
+        sending = _LockFreeSending(self.outgoing, self._lock)
+        async with self._drain_lock:
+            await sending.hold()
+            try:
+                return await outbox.drain(self.ctx, sending, health=self.smtp_health, claims=self.claims)
+            finally:
+                sending.let_go()
+
     async def drain(self, summary: CycleSummary | None = None) -> int:
-        """Send the outbox. A server that cannot be used is reported (with what to fix) in
-        the summary; the outbox logged it once when it happened, not on every cycle."""
+        """Send the outbox, one drain at a time. A server that cannot be used is reported
+        (with what to fix) in the summary; the outbox logged it once when it happened, not
+        on every cycle. The database lock is held but while a mail is on the wire."""
         if "outbox" not in self.roles:
             return 0
         try:
-            sent = await outbox.drain(self.ctx, self.outgoing, health=self.smtp_health, claims=self.claims)
+            sent = await self._send_outbox()
         except MailServerError as exc:
             if summary is not None:
                 summary.errors.append(f"outbox: {self.smtp_health.problem() or exc}")
@@ -348,11 +498,8 @@ class App:
         async with self._lock:
             await self.run_jobs(summary)
             await self.draw_reports(summary)
-            try:
-                await self.drain(summary)
-            except MailError as exc:
-                summary.errors.append(f"outbox: {exc}")
-                log.warning("outbox: %s", exc)
+        await self._drain_logged(summary)  # takes the lock itself
+        async with self._lock:
             await asyncio.to_thread(status.record_cycle, self.ctx, self.claims)  # the heartbeat `pbem status` reads
         return summary
 
@@ -390,12 +537,12 @@ class App:
 
     async def _job(self, name: str) -> None:
         try:
-            async with self._lock:
-                if name == "deadlines":
+            if name == "deadlines":
+                async with self._lock:
                     await self.run_jobs()
                     await self.draw_reports()
-                else:
-                    await self.drain()
+            else:
+                await self.drain()  # takes the lock itself
         except MailError as exc:
             log.warning("%s job: %s", name, exc)
         except Exception:

@@ -13,7 +13,10 @@ with the daemon (its pipe closes).
 A batch is read ahead (`Inspector.ahead`): the worker is handed the next mails (a few
 dozen KB at most) while the daemon handles the one it has read, so the reading costs the
 daemon no waiting. Each mail keeps its own budget, counted from the moment the worker
-starts reading it (the worker says so, on the system-wide monotonic clock).
+starts reading it (the worker says so, on the system-wide monotonic clock). `Inspector.poll`
+tells, without waiting, whether a mail's answer is there already: the daemon then handles the
+mail in the same hop as its receipt, and only waits (`Inspector.check`, the database free
+meanwhile) for a mail still being read.
 """
 
 from __future__ import annotations
@@ -97,6 +100,7 @@ class Inspector:
         self._queue_lock = threading.Lock()  # `ahead` never waits for a mail being read
         self._sent: deque[bytes] = deque()  # handed to the worker, its answer not read yet
         self._sent_bytes = 0
+        self._started: float | None = None  # when the worker said it began the oldest mail handed
 
     def ahead(self, raws: Sequence[bytes]) -> None:
         """The mails about to be checked, in order: the worker reads the next ones while
@@ -128,6 +132,7 @@ class Inspector:
         self._proc = self._conn = None
         self._sent.clear()
         self._sent_bytes = 0
+        self._started = None
 
     def _hand(self, raw: bytes) -> None:
         assert self._conn is not None
@@ -146,14 +151,14 @@ class Inspector:
         not (the worker is then gone). The budget runs from the worker's own start."""
         assert self._conn is not None
         size = len(self._sent[0])
-        deadline = time.monotonic() + self.seconds  # until the worker says when it started
+        # the mail's own budget once the worker said when it started, until then from now
+        deadline = (time.monotonic() if self._started is None else self._started) + self.seconds
         try:
             while self._conn.poll(max(0.0, deadline - time.monotonic())):
-                message = self._conn.recv()
-                if message == "ok":
-                    self._sent_bytes -= len(self._sent.popleft())
+                if self._receive():
                     return None
-                deadline = message[1] + self.seconds  # ("start", when): the mail's own budget
+                assert self._started is not None
+                deadline = self._started + self.seconds
         except (EOFError, OSError) as exc:  # the worker died on this mail
             self._stop()
             log.warning("the mail reader died on a mail of %d bytes: %s", size, exc)
@@ -161,6 +166,55 @@ class Inspector:
         self._stop()
         log.warning("a mail of %d bytes took more than %g s to read: not read", size, self.seconds)
         return f"reading it took more than {self.seconds:g} s"
+
+    def _receive(self) -> bool:
+        """One message from the worker about the oldest mail handed: True when it is read
+        ("ok"), False when it began ("start", when: kept for its budget)."""
+        assert self._conn is not None
+        message = self._conn.recv()
+        if message == "ok":
+            self._sent_bytes -= len(self._sent.popleft())
+            self._started = None
+            return True
+        self._started = message[1]
+        return False
+
+    def _answered(self) -> bool:
+        """True when the answer for the oldest mail handed is there, read without waiting."""
+        assert self._conn is not None
+        while self._conn.poll(0):
+            if self._receive():
+                return True
+        return False
+
+    def poll(self, raw: bytes) -> tuple[bool, str | None]:
+        """``(True, verdict)`` when the answer for ``raw`` is there already, the verdict
+        `check` would give (None: read within its budget); ``(False, None)`` when it is not:
+        then `check` waits for it. Never waits, does no work for the daemon: it only reads
+        what the worker said, so the daemon may call it while it holds the database."""
+        if self.seconds <= 0:
+            return True, None
+        if not self._guard.acquire(blocking=False):
+            return False, None
+        try:
+            if self._conn is None:
+                return False, None
+            try:
+                # answers for mails the caller skipped: dropped when they are there (`check` waits for the rest)
+                while self._sent and not (self._sent[0] is raw or self._sent[0] == raw):
+                    if not self._answered():
+                        return False, None
+                if not self._sent or not self._answered():
+                    return False, None  # not handed yet, or still being read
+            except (EOFError, OSError):
+                return False, None  # the worker died: `check` says so, and replaces it
+            try:
+                self._top_up()  # the next mails, in the room this one's answer freed
+            except (EOFError, OSError):
+                pass  # the next answer tells what happened to the worker
+            return True, None
+        finally:
+            self._guard.release()
 
     def check(self, raw: bytes) -> str | None:
         """None when the mail is read within the budget, else why not (for the record).

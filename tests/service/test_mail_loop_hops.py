@@ -1,0 +1,218 @@
+"""The daemon's mail loop (issue 17): a mail whose reading the reader has finished already is
+received and handled in one thread hop, and still keeps its budget (`budget.Inspector.poll`);
+on PostgreSQL the replies of a batch are sent while its later mails are handled (the
+database lock let go while a mail is on the wire), each once; the report jobs logged are
+remembered while pending only. Real reader processes; no timing is asserted."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
+from sqlmodel import col, select
+
+import pbem.app as app_module
+from pbem.app import App
+from pbem.db.models import InboundMail, OutboxMail, ReportJob
+from pbem.errors import MailServerError
+from pbem.mail.transport import MemoryInbox, MemoryOutgoing, SendResult
+from pbem.service import budget, games
+from pbem.service.context import Context
+from pbem.service.games import SeatSpec
+from tests.security.test_read_ahead import SLOW, mail
+from tests.service.conftest import sqlite_only
+from tests.service.helpers import outbox, text_of
+from tests.support.players import order_block, player_mail, secret_from_welcome
+
+@pytest.fixture
+def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[budget.Inspector]:
+    monkeypatch.setenv("PBEM_TEST_STALL_FLAG", str(tmp_path / "stalled"))
+    inspector = budget.Inspector(2.0, target=SLOW)
+    yield inspector
+    inspector.close()
+
+
+def _answered(reader: budget.Inspector, raw: bytes, poll: Any = None) -> tuple[bool, str | None]:
+    """`poll` until the reader has answered (the worker reads in a few ms)."""
+    for _ in range(2000):
+        got = (poll or reader.poll)(raw)
+        if got[0]:
+            return got
+        reader._guard.acquire()  # wait a little on the pipe, as `check` would, without reading
+        try:
+            assert reader._conn is not None
+            reader._conn.poll(0.01)
+        finally:
+            reader._guard.release()
+    raise AssertionError("never answered")
+
+
+def test_poll_gives_a_verdict_only_once_the_mail_is_read_in_its_budget(reader: budget.Inspector) -> None:
+    batch = [mail(0), mail(1), mail(2, stall=True), mail(3)]
+    reader.ahead(batch)
+    assert reader.poll(batch[0]) == (False, None)  # no reader yet: `check` starts it
+    assert reader.check(batch[0]) is None
+    assert _answered(reader, batch[1]) == (True, None)  # read ahead: known without waiting
+    assert reader.poll(batch[2]) == (False, None)  # still being read (it never finishes)
+    verdict = reader.check(batch[2])  # waits out its budget, the start `poll` saw included
+    assert verdict is not None and "more than 2 s" in verdict
+    assert reader.check(batch[3]) is None  # a new reader reads the rest
+
+
+def test_poll_drops_the_answers_of_skipped_mails(reader: budget.Inspector) -> None:
+    batch = [mail(0), mail(1), mail(2), mail(3)]
+    reader.ahead(batch)
+    assert reader.check(batch[0]) is None
+    assert _answered(reader, batch[3]) == (True, None)  # 1 and 2 skipped: their answers read and dropped
+    assert not reader._sent and reader._sent_bytes == 0
+
+
+def test_without_a_budget_poll_knows_at_once() -> None:
+    assert budget.Inspector(0).poll(b"anything") == (True, None)
+
+
+RED, BLUE = "red@example.org", "blue@example.org"
+BATCH = 6
+
+
+class _Watching(MemoryOutgoing):
+    """Records, at each send, how many mails were handled and whether the database lock was free."""
+
+    app: Any = None
+    seen: list[tuple[int, bool]]
+
+    async def send(self, mail_from: str, recipients: Sequence[str], raw: bytes) -> SendResult:
+        with self.app.ctx.session() as s:
+            handled = len(list(s.exec(select(InboundMail.id).where(InboundMail.status == "orders"))))
+        self.seen.append((handled, self.app._lock.locked()))
+        await asyncio.sleep(0.01)  # on the wire: the mail loop goes on meanwhile
+        return await super().send(mail_from, recipients, raw)
+
+
+@pytest.fixture
+def duels(ctx: Context) -> tuple[App, MemoryInbox, _Watching, list[bytes]]:
+    mails = []  # one seat's orders in each game: no turn resolves, the replies are all the outbox sends
+    for i in range(BATCH):
+        game_id = games.create(ctx, "duel", f"Loop {i}", [SeatSpec("red", RED), SeatSpec("blue", BLUE)])
+        secret = secret_from_welcome(text_of(outbox(ctx, to=RED, kind="welcome")[i]))
+        mails.append(player_mail(RED, order_block(game_id, "red", secret, ["PLAY 2"])))
+    inbox, out = MemoryInbox(), _Watching()
+    out.seen = []
+    app = App(ctx, inbox, out)
+    out.app = app
+    return app, inbox, out, mails
+
+
+@sqlite_only
+async def test_replies_go_out_while_the_batch_is_handled_each_once(
+        duels: tuple[App, MemoryInbox, _Watching, list[bytes]], ctx: Context,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    app, inbox, out, mails = duels
+    monkeypatch.setattr(app_module, "DRAIN_EVERY", 2)  # a drain after the second mail, another later
+    assert not app.send_meanwhile  # on SQLite the daemon does not: its behaviour on PostgreSQL, here
+    app.send_meanwhile = True
+    await app.drain()  # the welcomes
+    out.seen.clear()
+    first = len(out.sent)
+    app.inspector.check(b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")  # as a running daemon has it
+    for raw in mails:
+        inbox.deliver(raw)
+    summary = await app.cycle()
+    assert summary.handled == {"orders": BATCH} and summary.sent == BATCH
+    assert out.seen[0][0] < BATCH  # the first reply went out before the batch was handled
+    assert not any(locked for _, locked in out.seen)  # the lock let go while a mail is on the wire
+    replies = out.sent[first:]
+    assert len(replies) == BATCH and len({m.raw for m in replies}) == BATCH  # each reply sent once
+    with ctx.session() as s:
+        rows = list(s.exec(select(OutboxMail).order_by(col(OutboxMail.id))))
+    assert {r.status for r in rows} == {"sent"} and all(r.attempts == 1 for r in rows)
+    assert app._drainer is None  # the drain that ran meanwhile ended with the batch
+
+
+@sqlite_only
+async def test_a_mail_read_ahead_is_received_and_handled_in_one_hop(
+        duels: tuple[App, MemoryInbox, _Watching, list[bytes]], monkeypatch: pytest.MonkeyPatch) -> None:
+    app, inbox, out, mails = duels
+    await app.drain()
+    hops: list[str] = []
+    plain = asyncio.to_thread
+
+    async def counting(func: Any, /, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(func, "__name__", repr(func)))
+        return await plain(func, *args, **kwargs)
+
+    app.inspector.check(b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")
+    inbox.deliver(mails[0])
+    assert (await app.cycle()).handled == {"orders": 1}
+    for raw in mails[1:]:
+        inbox.deliver(raw)
+    monkeypatch.setattr(app_module.asyncio, "to_thread", counting)
+    reader, plain_poll = app.inspector, app.inspector.poll
+
+    def read_by_now(raw: bytes) -> tuple[bool, str | None]:  # the reader ahead of the daemon, as it is under load
+        return _answered(reader, raw, plain_poll) if raw in reader._sent else plain_poll(raw)
+
+    monkeypatch.setattr(reader, "poll", read_by_now)
+    assert (await app.process_inbox()) == BATCH - 1
+    mail_hops = [h for h in hops if h in ("_receive", "check", "_handle")]
+    # the first mail of a batch waits for its reading; every later one: one hop
+    assert mail_hops[:3] == ["_receive", "check", "_handle"] and mail_hops[3:] == ["_receive"] * (BATCH - 2)
+
+
+@sqlite_only
+async def test_report_jobs_logged_are_forgotten_once_drawn(
+        duels: tuple[App, MemoryInbox, _Watching, list[bytes]], ctx: Context,
+        caplog: pytest.LogCaptureFixture) -> None:
+    app, _, _, _ = duels
+    with ctx.session() as s:
+        game_ids = [g for g in s.exec(select(OutboxMail.game_id).distinct()) if g]
+        jobs = [ReportJob(game_id=g, first_seq=1, last_seq=1, status="pending") for g in game_ids[:2]]
+        s.add_all(jobs)
+        s.commit()
+        ids = [j.id for j in jobs]
+    caplog.set_level("INFO", logger="pbem.app")
+    app._log_resolutions()
+    app._log_resolutions()  # logged once
+    assert sum("resolved; drawing the reports" in r.getMessage() for r in caplog.records) == 2
+    assert app._logged_jobs == set(ids)
+    with ctx.session() as s:
+        for job in s.exec(select(ReportJob)):
+            job.status = "done"
+            s.add(job)
+        s.commit()
+    app._log_resolutions()
+    assert app._logged_jobs == set()  # drawn: no longer remembered
+
+
+class _Down(MemoryOutgoing):
+    """An SMTP server that cannot be used at all."""
+
+    tries = 0
+
+    async def send(self, mail_from: str, recipients: Sequence[str], raw: bytes) -> SendResult:
+        self.tries += 1
+        raise MailServerError("connection refused", "check mail.smtp.host")
+
+
+@sqlite_only
+async def test_a_server_down_while_the_batch_is_handled_is_reported_once(
+        duels: tuple[App, MemoryInbox, _Watching, list[bytes]], ctx: Context,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    app, inbox, _, mails = duels
+    await app.drain()  # the welcomes
+    down = _Down()
+    app.outgoing = down
+    monkeypatch.setattr(app_module, "DRAIN_EVERY", 2)
+    app.send_meanwhile = True
+    for raw in mails:
+        inbox.deliver(raw)
+    summary = await app.cycle()
+    assert summary.handled == {"orders": BATCH} and summary.sent == 0
+    assert down.tries == 1  # tried once while the batch was handled; then it waits for its probe
+    assert len(summary.errors) == 1 and "connection refused" in summary.errors[0]
+    assert len(summary.servers) == 1 and summary.servers[0]["failures"] == 1
+    with ctx.session() as s:
+        assert {r.status for r in s.exec(select(OutboxMail).where(OutboxMail.kind != "welcome"))} == {"queued"}
