@@ -152,6 +152,9 @@ class Claims:
         self.shared = shared(engine) and workers == "shared"
         self._conn: Any = None
         self._held: set[tuple[int, int]] = set()
+        #: Rows whose claim a statement of `listed` or `outbox_sent` tried and another worker
+        #: held: `_outbox` skips them without trying again (one statement less each).
+        self._refused: set[tuple[int, int]] = set()
         self._guard = threading.Lock()
 
     def _connection(self) -> Any:
@@ -226,13 +229,14 @@ class Claims:
             if self.shared:
                 conn = self._connection()  # a new one holds nothing
                 before = [r for k, r in self._held if k == kind]
+                self._refused.clear()
                 if len(before) <= 1:
                     got = _all(conn.execute(_listing(stmt, bool(before)),
                                             {**params, "k": kind, "before": before[0] if before else 0}))
                     if before and got:
                         self._held.discard((kind, before[0]))
-                    if got and got[0].claimed:
-                        self._held.add((kind, got[0][0]))
+                    if got:
+                        (self._held if got[0].claimed else self._refused).add((kind, got[0][0]))
                     return got
         return self._rows(ctx, stmt, params)
 
@@ -253,8 +257,8 @@ class Claims:
                                        {**params, "k": OUTBOX, "then": then, "before": before[0] if before else 0}).one()
                     if before:
                         self._held.discard((OUTBOX, before[0]))
-                    if then is not None and take and got[-1]:
-                        self._held.add((OUTBOX, then))
+                    if then is not None and take:
+                        (self._held if got[-1] else self._refused).add((OUTBOX, then))
                     return
         self._rows(ctx, stmt, params)
 
@@ -279,6 +283,9 @@ class Claims:
         or with the mark of the row before, `outbox_sent`) is only read again."""
         with self._guard:
             held = (OUTBOX, row_id) in self._held
+            if (OUTBOX, row_id) in self._refused:
+                self._refused.discard((OUTBOX, row_id))
+                return None  # another worker's a moment ago: it sends it, or gives it back for a later drain
         if not held and not self.take_instead(OUTBOX, row_id):  # one row at a time: the one before is recorded
             return None
         rows = self._rows(ctx, stmt, {"row_id": row_id})

@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlmodel import col, select
 
 from pbem.db.models import OutboxMail
@@ -111,15 +111,21 @@ def test_a_sent_rows_claim_is_kept_then_given_back_by_the_next_listing(ctx: Cont
     b.close()
 
 
-def test_a_row_another_worker_holds_is_skipped_and_sent_once_later(ctx: Context, clock: ManualClock) -> None:
+def test_a_row_another_worker_holds_is_skipped_and_sent_once_later(ctx: Context, clock: ManualClock,
+                                                                   counted: Counted) -> None:
     """The mark of the first row tries to claim the second, which b holds (b is sending it):
-    a skips it and sends the third; when b gives it back unsent, a's next drain sends it, once."""
+    a skips it without trying again and sends the third; when b gives it back unsent, a's next
+    drain sends it, once."""
     _postgres(ctx)
     a, b = Claims(ctx.engine), Claims(ctx.engine)
     ids = _queue(ctx, 3)
     assert b.take(claims_module.OUTBOX, ids[1])
+    a.execute(ctx, text("SELECT 1"))  # a's connection opened
     out = MemoryOutgoing()
+    counted.statements.clear()
     assert asyncio.run(outbox.drain(ctx, out, claims=a)) == 2
+    # listing (claims the first), read, mark (tries the second), claim of the third, read, mark
+    assert len(counted.statements) == 6, "\n".join(counted.statements)
     assert [m.recipients for m in out.sent] == [("p0@players.example",), ("p2@players.example",)]
     assert _statuses(ctx, ids) == [("sent", 1), ("queued", 0), ("sent", 1)]
     b.give_back(claims_module.OUTBOX, ids[1])
