@@ -125,24 +125,17 @@ class Worker:
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
 
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
-
-def stop_all(workers: list[Worker]) -> None:
-    """`Worker.stop` of every worker, the SIGTERMs sent to all first: each one's graceful stop takes
-    seconds (its connections closed, its lease given back), and they take them side by side."""
+async def stop_all(workers: list[Worker]) -> None:
+    """The workers stopped as systemd stops them (SIGTERM; kill -9 after 30 s), waited for side by side
+    off the event loop: the mail server the workers say goodbye to (QUIT, LOGOUT) runs in this
+    process's loop, and a blocking wait here left each goodbye to its 5 s timeout."""
     for w in workers:
         if w.proc.poll() is None:
             w.proc.send_signal(signal.SIGTERM)
     for w in workers:
         try:
-            w.proc.wait(30)
+            await asyncio.to_thread(w.proc.wait, 30)
         except subprocess.TimeoutExpired:
             w.kill()
 

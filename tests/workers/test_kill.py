@@ -69,5 +69,5 @@ async def test_workers_killed_mid_work_the_others_carry_on(embedded_mail: MailHa
         assert takeover < 60, takeover  # a bound for liveness, not a speed figure (it is ~TRY_SECONDS)
         assert all(w.proc.poll() is None for w in started[-2:]), [w.output()[-2000:] for w in started[-2:]]
     finally:
-        stop_all(started)
+        await stop_all(started)
         club.ctx.engine.dispose()

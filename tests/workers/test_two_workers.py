@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.faults.stack import SEATS, check_exactly_once
 from tests.mail.servers import MailHarness
-from tests.workers.harness import Club, checkout, make_club, postgres_url, start_worker, wait_for
+from tests.workers.harness import Club, checkout, make_club, postgres_url, start_worker, stop_all, wait_for
 
 GAMES = 3
 
@@ -49,6 +49,5 @@ async def test_two_workers_on_two_checkouts_serve_one_database(embedded_mail: Ma
         assert len(readers) == 1, readers  # exactly one of them read the mailbox
         assert all(w.proc.poll() is None for w in workers), [w.output()[-2000:] for w in workers]
     finally:
-        for w in workers:
-            w.stop()
+        await stop_all(workers)
         club.ctx.engine.dispose()
