@@ -373,7 +373,7 @@ async def run(out: Path, kinds: Sequence[str] | None = None, language: str | Non
                 summary = await play_script(table, ctx, script, folder, clock, archive_out=archive_out)
             finally:
                 await table.close()
-                await inbox.close()
+                await app.stop()  # its inbox and SMTP connection, and its map and mail-reader processes
             log.info("demo %s: %s, %s", kind, summary["status"], summary.get("verify"))
         finally:
             await server.stop()

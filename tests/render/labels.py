@@ -16,6 +16,7 @@ import atexit
 import functools
 import hashlib
 import json
+import multiprocessing
 import re
 import shutil
 import tempfile
@@ -116,8 +117,11 @@ def played(kind: str, lang: str) -> Path:
     out = Path(tempfile.mkdtemp(prefix=f"pbem-demo-{kind}-{lang}-"))
     atexit.register(shutil.rmtree, out, True)  # the folder lives as long as the test process
     archived = lang == ARCHIVE_LANG
+    before = set(multiprocessing.active_children())
     asyncio.run(run(out, [kind], language=lang, entropy=FixedEntropy(), start=START, width=WIDTH,
                     archive_out=archived))
+    left = set(multiprocessing.active_children()) - before  # its map workers and mail reader stopped with it
+    assert not left, f"the demo of {kind} left processes running: {left}"
     folder = out / registry.get(kind).info.slug
     if archived:
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
