@@ -54,15 +54,27 @@ _FRESH_BYTES = 64 * 1024  # a report with its maps is read from the database whe
 _QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transaction, with their bytes
 
 
+#: A queued row, written with one core statement on the transaction's connection (no ORM
+#: object, no unit of work at commit), its id returned for `fresh`.
+_TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
+_INSERT = _TABLE.insert().returning(_TABLE.c.id)
+
+
 def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, recipients: Sequence[str],
-            subject: str, kind: str, game_id: str | None) -> OutboxMail:
-    row = OutboxMail(message_id=message_id, game_id=game_id, kind=kind, mail_from=ctx.config.server.bounce_address,
-                     recipients_json=json.dumps(list(recipients)), subject=subject, raw=raw, status="queued",
-                     next_attempt_at=ctx.now(), created_at=ctx.now())
-    session.add(row)
+            subject: str, kind: str, game_id: str | None) -> int:
+    """Queue one mail in the session's transaction; its row id. Objects the session holds
+    unflushed (a new game, its seats) are flushed first: the row may name them."""
+    if session.new or session.dirty or session.deleted:
+        session.flush()
+    now = ctx.now()
+    row_id: int = session.connection().execute(_INSERT, {
+        "message_id": message_id, "game_id": game_id, "kind": kind, "mail_from": ctx.config.server.bounce_address,
+        "recipients_json": json.dumps(list(recipients)), "subject": subject, "raw": raw, "status": "queued",
+        "attempts": 0, "next_attempt_at": now, "last_error": "", "created_at": now, "sent_at": None,
+        "bounced_at": None, "bounce_status": "", "bounce_diagnostic": ""}).scalar_one()
     if len(raw) <= _FRESH_BYTES:
-        session.info.setdefault(_QUEUED, []).append((row, raw))
-    return row
+        session.info.setdefault(_QUEUED, []).append((row_id, message_id, raw))
+    return row_id
 
 
 @event.listens_for(OrmSession, "after_commit")
@@ -73,10 +85,8 @@ def _committed(session: OrmSession) -> None:
         return
     engine = session.get_bind().engine
     kept = _FRESH.setdefault(engine, OrderedDict())
-    for row, raw in queued:
-        row_id = row.__dict__.get("id")  # flushed by the commit (never loaded: no SQL here)
-        if row_id is not None:
-            kept[row_id] = (row.__dict__.get("message_id", ""), raw)
+    for row_id, message_id, raw in queued:
+        kept[row_id] = (message_id, raw)
     while len(kept) > _FRESH_ROWS:
         kept.popitem(last=False)
 

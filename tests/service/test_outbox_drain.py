@@ -27,7 +27,7 @@ def _queue(ctx: Context, count: int, kind: str = "reply", fresh: bool = False) -
         s.commit()
     if not fresh:
         outbox._FRESH.pop(ctx.engine, None)
-    return [r.id for r in rows if r.id is not None]
+    return rows
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ def _queue(ctx: Context, count: int, start: int = 0) -> list[int]:
                                recipients=[f"p{i}@players.example"], subject=str(i), kind="reply", game_id=None)
                 for i in range(start, start + count)]
         s.commit()
-    return [r.id for r in rows if r.id is not None]
+    return rows
 
 
 class Counted:
