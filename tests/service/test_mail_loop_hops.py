@@ -7,8 +7,6 @@ remembered while pending only. Real reader processes; no timing is asserted."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Sequence
 
 import pytest
@@ -22,18 +20,10 @@ from pbem.mail.transport import MemoryInbox, MemoryOutgoing, SendResult
 from pbem.service import budget, games
 from pbem.service.context import Context
 from pbem.service.games import SeatSpec
-from tests.security.test_read_ahead import SLOW, mail
+from tests.security.test_read_ahead import mail, reader  # noqa: F401  (reader: a fixture)
 from tests.service.conftest import sqlite_only
 from tests.service.helpers import outbox, text_of
 from tests.support.players import order_block, player_mail, secret_from_welcome
-
-@pytest.fixture
-def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[budget.Inspector]:
-    monkeypatch.setenv("PBEM_TEST_STALL_FLAG", str(tmp_path / "stalled"))
-    inspector = budget.Inspector(2.0, target=SLOW)
-    yield inspector
-    inspector.close()
-
 
 def _answered(reader: budget.Inspector, raw: bytes, poll: Any = None) -> tuple[bool, str | None]:
     """`poll` until the reader has answered (the worker reads in a few ms)."""
