@@ -35,6 +35,9 @@ def _backends() -> list[str]:
 #: every game kind and is taken by test_corteo_game.py and test_conformance_service.py's
 #: Kriegspiel on PostgreSQL; its mail is the same on both databases.
 sqlite_only = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+#: A test of what PostgreSQL alone does (the workers' claims): run on PostgreSQL, never skipped
+#: on SQLite (without PBEM_TEST_POSTGRES_URL its parameter set is empty).
+postgres_only = pytest.mark.parametrize("db_url", [b for b in _backends() if b == "postgres"], indirect=True)
 
 
 class CountingEntropy:

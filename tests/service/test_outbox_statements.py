@@ -23,6 +23,7 @@ from pbem.service import claims as claims_module
 from pbem.service import outbox
 from pbem.service.claims import Claims
 from pbem.service.context import Context, ManualClock
+from tests.service.conftest import postgres_only
 
 
 def _queue(ctx: Context, count: int, start: int = 0) -> list[int]:
@@ -90,13 +91,8 @@ def test_a_drain_of_n_rows_costs_1_plus_2n_statements_on_the_claims_connection(
     claims.close()
 
 
-def _postgres(ctx: Context) -> None:
-    if ctx.engine.dialect.name != "postgresql":
-        pytest.skip("claims are taken on PostgreSQL only")
-
-
+@postgres_only
 def test_a_sent_rows_claim_is_kept_then_given_back_by_the_next_listing(ctx: Context, clock: ManualClock) -> None:
-    _postgres(ctx)
     a, b = Claims(ctx.engine), Claims(ctx.engine)  # two workers: a connection each
     ids = _queue(ctx, 3)
     assert asyncio.run(outbox.drain(ctx, MemoryOutgoing(), claims=a)) == 3
@@ -111,12 +107,12 @@ def test_a_sent_rows_claim_is_kept_then_given_back_by_the_next_listing(ctx: Cont
     b.close()
 
 
+@postgres_only
 def test_a_row_another_worker_holds_is_skipped_and_sent_once_later(ctx: Context, clock: ManualClock,
                                                                    counted: Counted) -> None:
     """The mark of the first row tries to claim the second, which b holds (b is sending it):
     a skips it without trying again and sends the third; when b gives it back unsent, a's next
     drain sends it, once."""
-    _postgres(ctx)
     a, b = Claims(ctx.engine), Claims(ctx.engine)
     ids = _queue(ctx, 3)
     assert b.take(claims_module.OUTBOX, ids[1])
@@ -137,11 +133,11 @@ def test_a_row_another_worker_holds_is_skipped_and_sent_once_later(ctx: Context,
     b.close()
 
 
+@postgres_only
 def test_a_row_the_listing_claimed_is_read_again_under_the_claim(ctx: Context, clock: ManualClock,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The listing claims its first row in the statement that read it: a row another worker
     sent between that statement's snapshot and the claim is caught by the read under the claim."""
-    _postgres(ctx)
     a = Claims(ctx.engine)
     first, second = _queue(ctx, 2)
     listed = Claims.listed
