@@ -359,8 +359,7 @@ def _orders(reply: Reply, game: Game, seats: list[Seat], phase_sheets: list[OnFi
         maps = mailer.MapCache(ctx).attachments(rules, game, view, f"{seat.name}-orders", lang)
     reply.send(holder.address, t("subject.orders_accepted", lang), "\n".join(body), turn=phase.turn,
                attachments=maps)
-    replaced: Any = on_file  # teams reads its receipt alone (typed as the ORM row there)
-    teams.tell_orders_filed(session, ctx, game, seat, holder, filed, replaced, phase.turn)
+    teams.tell_orders_filed(session, ctx, game, seat, holder, filed, on_file.receipt if on_file else None, phase.turn)
     session.flush()
     if ready:  # nothing filed since: a phase still waiting for others has nothing to resolve
         turns.resolve_if_ready(session, ctx, game)

@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 
 
 def tell_orders_filed(session: Session, ctx: Context, game: Game, seat: Seat, sender: Holder,
-                      filed: turns.Filed | SheetRow, replaced: SheetRow | None, turn: int) -> int:
-    """The sender's team-mates learn what is now on file for their seat, and from whom."""
+                      filed: turns.Filed | SheetRow, replaced: str | None, turn: int) -> int:
+    """The sender's team-mates learn what is now on file for their seat, and from whom;
+    ``replaced``: the receipt of the sheet it replaces, if any."""
     who = holders.label(session, sender)
     orders = ["  " + line for line in (filed.canonical.splitlines() or ["—"])]
 
@@ -36,7 +37,7 @@ def tell_orders_filed(session: Session, ctx: Context, game: Game, seat: Seat, se
         lines = [t("notice.team_orders", lang, game=game.id, seat=seat.name, turn=turn, sender=who,
                    receipt=filed.receipt)]
         if replaced is not None:
-            lines.append(t("notice.team_orders_replace", lang, receipt=replaced.receipt))
+            lines.append(t("notice.team_orders_replace", lang, receipt=replaced))
         return "\n".join([*lines, "", *orders, "", t("notice.team_orders_howto", lang)])
 
     return holders.tell(session, ctx, game, seat, lambda lang: t("subject.team_orders", lang, sender=who), text,
