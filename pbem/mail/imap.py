@@ -35,6 +35,7 @@ from aioimaplib.aioimaplib import STOP_WAIT_SERVER_PUSH, Command
 
 from pbem.errors import MailPermanentError, MailServerDownError, MailSetupError, MailTransientError
 
+from .fetch import fetch
 from .transport import FetchedMail
 
 __all__ = ["ImapInbox", "uid_set"]
@@ -110,6 +111,11 @@ def _parse_fetch(lines: list[Any]) -> list[tuple[int | None, int | None, bytes |
                        int(size.group(1)) if size else None,
                        rec["literal"]))
     return result
+
+
+def _fetch(client: aioimaplib.IMAP4, message_set: str, parts: str) -> Awaitable[Any]:
+    """``UID FETCH``, its response read in linear time (`pbem.mail.fetch`)."""
+    return fetch(client.protocol, message_set, parts, client.timeout)
 
 
 def _search_uids(lines: list[Any]) -> list[int]:
@@ -433,8 +439,7 @@ class ImapInbox:
         uids = (await self._unseen(client))[: self.max_batch]
         if not uids:
             return []
-        response = _check(await self._timed(client.uid("fetch", uid_set(uids),
-                                                        "(UID RFC822.SIZE)")),
+        response = _check(await self._timed(_fetch(client, uid_set(uids), "(UID RFC822.SIZE)")),
                           "UID FETCH sizes")
         sizes = {uid: size for uid, size, _ in _parse_fetch(response.lines)
                  if uid is not None and size is not None}
@@ -464,7 +469,7 @@ class ImapInbox:
         """The From lines of a mail too large to download (to tell a player it was not read)."""
         try:
             response = _check(await self._timed(
-                client.uid("fetch", str(uid), "(UID BODY.PEEK[HEADER.FIELDS (FROM)])")), f"UID FETCH {uid} FROM")
+                _fetch(client, str(uid), "(UID BODY.PEEK[HEADER.FIELDS (FROM)])")), f"UID FETCH {uid} FROM")
         except (MailPermanentError, MailTransientError) as exc:
             log.info("IMAP UID %s: its From could not be fetched: %s", uid, exc)
             return None
@@ -478,7 +483,7 @@ class ImapInbox:
         a batch, not one per mail; the timeout grows with the bytes asked for."""
         timeout = self.timeout + total / 50_000
         response = _check(await self._timed(
-            client.uid("fetch", uid_set(uids), "(UID RFC822.SIZE BODY.PEEK[])"), timeout),
+            _fetch(client, uid_set(uids), "(UID RFC822.SIZE BODY.PEEK[])"), timeout),
             f"UID FETCH {uid_set(uids)}")
         asked = set(uids)
         return {uid: literal for uid, _, literal in _parse_fetch(response.lines)
