@@ -93,3 +93,20 @@ def test_a_game_without_sheets_or_holders_reads_its_seats(ctx: Context) -> None:
         assert [s.name for s in seats] == [s.name for s in store.seats(session, game_id)] and sheets == []
         assert all(holders.everyone(session, s) == [] for s in seats)
         session.rollback()
+
+
+def test_the_read_finds_the_sheets_by_game_and_phase(ctx: Context) -> None:
+    """The sheets are read on the index of game, phase and seat, never on the phase's own
+    index (every game's sheets of that phase number: the read grew with the games)."""
+    from sqlalchemy import text
+
+    with ctx.session() as session:
+        bind = session.get_bind()
+        sql = inbound._TABLE.params(game_id="k1", seq=3).compile(bind, compile_kwargs={"literal_binds": True}).string
+        if bind.dialect.name == "sqlite":
+            plan = " ".join(str(row[-1]) for row in session.execute(text(f"EXPLAIN QUERY PLAN {sql}")))
+            assert "SEARCH sheet USING INDEX ix_sheet_game_phase" in plan, plan
+        else:
+            session.execute(text("SET LOCAL enable_seqscan = off"))
+            plan = " ".join(str(row[0]) for row in session.execute(text(f"EXPLAIN {sql}")))
+            assert "Seq Scan on sheet" not in plan and "ix_sheet_phase_seq" not in plan, plan
