@@ -23,6 +23,9 @@ from pbem.errors import StorageError
 TEXT_PREFIX = "sealed1:"
 BYTES_PREFIX = b"sealed1:"
 _ATTR = "pbem_keyring"
+#: How many opened texts a key keeps (`Keyring.open_text`), and the longest token it keeps one of.
+_TEXTS_MAX = 1024
+_TEXT_TOKEN_MAX = 512
 
 
 class Keyring:
@@ -34,6 +37,7 @@ class Keyring:
         except (ValueError, TypeError) as exc:
             raise StorageError(f"the key for data at rest ({source}) is not a Fernet key: {exc}") from None
         self.source = source
+        self._texts: dict[str, str] = {}
 
     def seal(self, data: bytes) -> bytes:
         return self._fernet.encrypt(data)
@@ -44,6 +48,22 @@ class Keyring:
         except InvalidToken:
             raise StorageError(f"data at rest does not open with the key from {self.source}: "
                                "the key changed or the value was altered") from None
+
+    def open_text(self, value: str) -> str:
+        """A sealed text column's value (``TEXT_PREFIX`` and its token) opened. A short one is
+        kept by its token: every order mail reads its game's unrevealed seed with the game
+        (a decryption cost a third of that statement), and one token always opens to the same
+        text (Fernet, no time limit); a value altered since is another token, opened and checked
+        afresh. Kept in memory only, per key, bounded: what the process read anyway."""
+        text = self._texts.get(value)
+        if text is not None:
+            return text
+        text = self.open(value[len(TEXT_PREFIX):].encode("ascii")).decode("utf-8")
+        if len(value) <= _TEXT_TOKEN_MAX:
+            if len(self._texts) >= _TEXTS_MAX:
+                self._texts.clear()  # dict calls are atomic: mails are handled in threads
+            self._texts[value] = text
+        return text
 
 
 def attach(engine: Engine, keyring: Keyring) -> None:
@@ -78,7 +98,7 @@ class _SealedStr(TypeDecorator[str]):
     def process_result_value(self, value: Any, dialect: Any) -> Any:
         if not value or not value.startswith(TEXT_PREFIX):
             return value
-        return _keyring(dialect).open(value[len(TEXT_PREFIX):].encode("ascii")).decode("utf-8")
+        return _keyring(dialect).open_text(value)
 
 
 class SealedText(_SealedStr):

@@ -29,18 +29,25 @@ log = logging.getLogger(__name__)
 def tell_orders_filed(session: Session, ctx: Context, game: Game, seat: Seat, sender: Holder,
                       filed: turns.Filed | SheetRow, replaced: str | None, turn: int) -> int:
     """The sender's team-mates learn what is now on file for their seat, and from whom;
-    ``replaced``: the receipt of the sheet it replaces, if any."""
-    who = holders.label(session, sender)
+    ``replaced``: the receipt of the sheet it replaces, if any. The sender's label is looked up
+    for the first team-mate told: a seat of one player (most seats) tells nobody."""
+    labelled: list[str] = []
+
+    def who() -> str:
+        if not labelled:
+            labelled.append(holders.label(session, sender))
+        return labelled[0]
+
     orders = ["  " + line for line in (filed.canonical.splitlines() or ["—"])]
 
     def text(lang: str) -> str:
-        lines = [t("notice.team_orders", lang, game=game.id, seat=seat.name, turn=turn, sender=who,
+        lines = [t("notice.team_orders", lang, game=game.id, seat=seat.name, turn=turn, sender=who(),
                    receipt=filed.receipt)]
         if replaced is not None:
             lines.append(t("notice.team_orders_replace", lang, receipt=replaced))
         return "\n".join([*lines, "", *orders, "", t("notice.team_orders_howto", lang)])
 
-    return holders.tell(session, ctx, game, seat, lambda lang: t("subject.team_orders", lang, sender=who), text,
+    return holders.tell(session, ctx, game, seat, lambda lang: t("subject.team_orders", lang, sender=who()), text,
                         turn=turn, skip=[sender])
 
 

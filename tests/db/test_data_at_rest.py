@@ -148,3 +148,25 @@ def test_a_player_is_forgotten_only_when_their_games_have_ended(ctx: Context) ->
                 found = conn.execute(text(f'SELECT count(*) FROM "{table}" WHERE CAST("{column}" AS TEXT) LIKE :a'),
                                      {"a": f"%{RED}%"}).scalar()
                 assert found == 0, (table, column)
+
+
+def test_a_sealed_text_is_opened_once_and_an_altered_one_still_refused() -> None:
+    """`Keyring.open_text` keeps what it opened by token (every order mail reads its game's
+    sealed seed): the same token is not decrypted again, and a token altered since is another
+    one, checked afresh and refused; another key opens nothing it kept."""
+    from cryptography.fernet import Fernet
+
+    from pbem.db import sealed
+    from pbem.errors import StorageError
+
+    keyring = sealed.Keyring(Fernet.generate_key(), "test")
+    value = sealed.TEXT_PREFIX + keyring.seal(b"00ff" * 16).decode("ascii")
+    opened: list[bytes] = []
+    plain = keyring.open
+    keyring.open = lambda token: opened.append(token) or plain(token)  # type: ignore[method-assign]
+    assert keyring.open_text(value) == keyring.open_text(value) == "00ff" * 16 and len(opened) == 1
+    altered = value[:-6] + ("A" if value[-6] != "A" else "B") + value[-5:]
+    with pytest.raises(StorageError):
+        keyring.open_text(altered)
+    with pytest.raises(StorageError):
+        sealed.Keyring(Fernet.generate_key(), "other").open_text(value)
