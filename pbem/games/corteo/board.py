@@ -281,10 +281,14 @@ class Board:
             self._place_in(self._present, new.loc, uid)
 
     def _place_in(self, index: dict[str, list[str]], loc: str, uid: str) -> None:
-        here = index.setdefault(loc, [])
+        here = index.get(loc)
+        if not here:
+            index[loc] = [uid]  # the lists are the index's own: ``at`` and ``present`` hand out copies
+            return
         here.append(uid)
-        if len(here) > 1:
-            here.sort(key=self._rank.__getitem__)
+        rank = self._rank
+        if rank[here[-2]] > rank[uid]:  # sorted already when it comes last in the units' order (placements)
+            here.sort(key=rank.__getitem__)
 
     # -- units ----------------------------------------------------------------------------------------
     def counter(self, uid: str) -> Counter:
@@ -328,12 +332,29 @@ class Board:
             return list(here)
         return [u for u in here if _unit_side(u) == side]
 
+    def occupied(self, h: Hex, side: str) -> bool:
+        """``bool(self.at(h, side))`` without building the list (``may_enter`` asks it for every step)."""
+        by_loc = self._by_loc
+        if by_loc is None:
+            self.at(h)
+            by_loc = self._by_loc
+            assert by_loc is not None
+        here = by_loc.get(label_of(h))
+        if here:
+            for u in here:
+                if _unit_side(u) == side:
+                    return True
+        return False
+
     def set_loc(self, uid: str, loc: str, kind: str, path: tuple[str, ...] | None = None, *,
                 waiting: bool | None = None, presidio: bool | None = None) -> None:
         """The unit moved to ``loc`` (a step of ``kind`` on record), with its C 13d wait and its 6b
         binding set where given."""
-        unit = self.units[uid]
-        self.units[uid] = relocated(unit, loc, waiting=waiting, presidio=presidio)
+        units = self.units
+        unit = units[uid]
+        new = relocated(unit, loc, waiting=waiting, presidio=presidio)
+        dict.__setitem__(units, uid, new)  # what ``_Units.__setitem__`` does, with the old unit at hand
+        self._changed(uid, unit, new)
         self.steps.append(Step(uid, path if path is not None else (unit.loc, loc), kind))
 
     def active(self, uid: str) -> bool:
@@ -362,15 +383,15 @@ class Board:
             return msg("err-off-map", hex=h.label)
         terrain = self.terrain(h)
         effect = NUMBERS.moves[terrain]
-        t = self.type(uid)
-        side = self.side(uid)
+        kind = _unit_type(uid).kind
+        side = _unit_side(uid)
         if effect.cost is None:
             return msg("err-terrain", hex=h.label, terrain=msg(f"terrain-{terrain}"))
-        if side in effect.forbid or t.kind in effect.forbid:
+        if side in effect.forbid or kind in effect.forbid:
             return msg("err-terrain-for", hex=h.label, terrain=msg(f"terrain-{terrain}"), unit=self.label(uid))
-        if self.blocked(h):
+        if (self.barricades or self.jams or self.smoke) and self.blocked(h):
             return msg("err-blocked", hex=h.label)
-        if self.at(h, other(side)):
+        if self.occupied(h, other(side)):
             return msg("err-enemy-hex", hex=h.label)
         if self.mobiles:
             piece = self.mobile_on(h)
@@ -485,17 +506,27 @@ class Board:
     def stack_ok(self, uid: str, h: Hex, leaving: frozenset[str] = frozenset()) -> bool:
         """Two units of a side per hex; blindati never stack except in barracks (9); forestieri and
         Finanza waiting where they were placed stand alone or among themselves (13d)."""
-        here = [u for u in self.present(h, _unit_side(uid)) if u != uid and u not in leaving]
+        present = self._present
+        if present is None:
+            self.present(h, CORTEO)  # builds the index
+            present = self._present
+            assert present is not None
+        on_hex = present.get(label_of(h))
+        side = _unit_side(uid)
+        # present(h, side) less ``uid`` and ``leaving``, read off the index in one pass
+        here = [u for u in on_hex if u != uid and u not in leaving and _unit_side(u) == side] if on_hex else []
         if len(here) >= TABLES.rules.stack_limit:
             return False
         if not here:
             return True  # nobody to stack with: the rules below are about the units already there
-        mine = self.counter(uid).set
-        if any(self.counter(u).set != mine and (self.units[u].waiting or self.units[uid].waiting) for u in here):
-            return False
-        if here and self.terrain(h) != "caserma":
-            kinds = {self.type(u).kind for u in here} | {self.type(uid).kind}
-            if "blindati" in kinds:
+        units = self.units
+        mine = _counter(uid).set
+        waiting = units[uid].waiting
+        for u in here:
+            if _counter(u).set != mine and (units[u].waiting or waiting):
+                return False
+        if self.terrain(h) != "caserma":
+            if _unit_type(uid).kind == "blindati" or any(_unit_type(u).kind == "blindati" for u in here):
                 return False
         return True
 

@@ -45,8 +45,9 @@ def _setup_corteo(p: "Planner") -> None:
     sc = plan_scenario.of(p)
     if sc is not None and sc.numbers.get("deploy"):
         plan_scenario.default_deploy(p, sc)  # D Sociale: the split deployment
-    start = sorted(city().place_hexes(city().start), key=lambda h: (-(h.col + h.row), h))
-    for uid in [u for u in b.ids(CORTEO) if b.loc(u) == RESERVE and b.counter(u).set in ("base", "asterisco")]:
+    start = _start_order()
+    for uid in [u for u, x in b.units.items() if x.loc == RESERVE and b.side(u) == CORTEO
+                and b.counter(u).set in ("base", "asterisco")]:
         if uid in p.placed or (sc is not None and sc.numbers.get("deploy")):
             continue
         free = _free_hexes(p, uid, start)
@@ -55,6 +56,15 @@ def _setup_corteo(p: "Planner") -> None:
     if p.component is None:
         p.component = sc.heads[0] if sc is not None else "MOV"
         p.orders.append(HeadComponent(p.component))
+
+
+@cache
+def _start_order() -> tuple[Hex, ...]:
+    """Piazza Mento's hexes in the order ``_setup_corteo`` fills them (east and south first), as the City's
+    own Hex objects (``plan.start_hexes``)."""
+    from pbem.games.corteo.plan import start_hexes
+
+    return tuple(sorted(start_hexes(), key=lambda h: (-(h.col + h.row), h)))
 
 
 def _setup_potere(p: "Planner") -> None:
@@ -84,7 +94,7 @@ def _setup_potere(p: "Planner") -> None:
     for kind, places in wanted.items():
         units = [u for u in b.ids(POTERE) if b.type(u).kind == kind and b.loc(u) == RESERVE and u not in p.placed]
         for uid in units:
-            if sum(1 for x in p.placed if b.type(x).kind == kind) >= NUMBERS.setup[kind]:
+            if p.placed_kinds.get(kind, 0) >= NUMBERS.setup[kind]:
                 break
             free = _free_hexes(p, uid, places)
             if free:
@@ -176,7 +186,7 @@ def _reinforcements(p: "Planner") -> None:
                 continue
             if isinstance(due, int) and p.reinforced + b.type(uid).power > due:
                 break
-            if not isinstance(due, int) and sum(1 for x in p.placed if b.type(x).kind == kind) >= due.get(kind, 0):
+            if not isinstance(due, int) and p.placed_kinds.get(kind, 0) >= due.get(kind, 0):
                 break
             free = _free_hexes(p, uid, barracks)
             if free:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from pbem.core.dice import Dice
 from pbem.core.i18n import Message, msg
 from pbem.core.rules import Diagnostic
 from pbem.games.corteo import combat, mobiles, plan_scenario, throws
-from pbem.games.corteo.board import Board, city, hexof, other, open_neighbours
+from pbem.games.corteo.board import Board, city, hexof, label_of, other, open_neighbours
 from pbem.games.corteo.city import Hex, distance
 from pbem.games.corteo.orders import (
     Activate,
@@ -48,6 +48,7 @@ from pbem.games.corteo.orders import (
 from pbem.games.corteo.rules import NUMBERS
 from pbem.games.corteo.state import CORTEO, POTERE, RESERVE, Note, State, off_parts
 from pbem.games.corteo.tables import TABLES
+from pbem.games.corteo.units import counter
 
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("setup", CORTEO): ("PLACE", "HEAD", "FORMATION"),
@@ -107,6 +108,7 @@ class Planner:
     running: bool = False
     reinforced: int = 0  # strength of the reinforcements placed (6c)
     placed: set[str] = field(default_factory=set)
+    placed_kinds: dict[str, int] = field(default_factory=dict)  # how many of ``placed`` are of each unit type
     pieces_placed: set[str] = field(default_factory=set)  # D: mobile objectives placed at the set-up
     jam_tried: bool = False
     heads: tuple[str, ...] | None = None
@@ -305,7 +307,7 @@ class Planner:
                     return msg("err-setup-vigili", hex=h.label, reach=NUMBERS.vigili_reach)
                 if kind in ("celere", "carabinieri") and h not in city().caserma_set:
                     return msg("err-setup-caserma", hex=h.label)
-                count = sum(1 for x in self.placed if b.type(x).kind == kind)
+                count = self.placed_kinds.get(kind, 0)
                 if count >= NUMBERS.setup[kind]:
                     return msg("err-setup-count", kind=msg(f"unit-{kind}"), count=NUMBERS.setup[kind])
         elif self.seat == POTERE:
@@ -324,7 +326,7 @@ class Planner:
                     if self.reinforced + b.type(uid).power > due:
                         return msg("err-reinforcement-points", points=due, used=self.reinforced)
                 else:
-                    taken = sum(1 for x in self.placed if b.type(x).kind == kind)
+                    taken = self.placed_kinds.get(kind, 0)
                     if taken >= due.get(kind, 0):
                         return msg("err-reinforcement-type", kind=msg(f"unit-{kind}"))
             if h not in city().caserma_set:
@@ -346,8 +348,9 @@ class Planner:
                 return msg("err-forestieri-metro", hex=h.label)
             if any(b.counter(x).set != "forestieri" for x in b.present(h, CORTEO)):
                 return msg("err-forestieri-alone", hex=h.label)  # 13d
-        if b.may_enter(uid, h) is not None and not (self.seat == POTERE and b.terrain(h) == "caserma"):
-            return b.may_enter(uid, h)
+        problem = b.may_enter(uid, h)
+        if problem is not None and not (self.seat == POTERE and b.terrain(h) == "caserma"):
+            return problem
         if not b.stack_ok(uid, h):
             return msg("err-stack", hex=h.label)
         return None
@@ -356,9 +359,12 @@ class Planner:
         b = self.board
         setup = self.state.stage == "setup"
         self.placed.add(uid)
-        waiting = not setup and b.units[uid].loc == RESERVE and b.counter(uid).set in ("forestieri", "finanza")
-        presidio = setup and b.type(uid).kind == "piantoni"
-        waiting = waiting or (setup and b.counter(uid).set == "poc")  # D: dissidents wait
+        kind = b.type(uid).kind
+        self.placed_kinds[kind] = self.placed_kinds.get(kind, 0) + 1
+        counter_set = b.counter(uid).set
+        waiting = not setup and b.units[uid].loc == RESERVE and counter_set in ("forestieri", "finanza")
+        presidio = setup and kind == "piantoni"
+        waiting = waiting or (setup and counter_set == "poc")  # D: dissidents wait
         if waiting and self.dice is not None:  # 13d: "A questo punto ... tira il dado": even, in the game
             roll = self.dice.roll(TABLES.die, f"C 13d: does {uid} enter the game?")
             waiting = not TABLES.roll_succeeds("corteo-nazionale", roll)
@@ -366,9 +372,9 @@ class Planner:
             # 6c: the hand's reinforcement points; C 3a counts the power's forces "esclusa la
             # finanza", and 13d brings it in apart, so it never takes from them.
             self.reinforced += b.type(uid).power
-        if setup and self.seat == CORTEO:
-            plan_scenario.note_deploy(self, uid, h)
-        label = h.label
+        if setup and self.seat == CORTEO and self.state.scenario:
+            plan_scenario.note_deploy(self, uid, h)  # D Sociale: only a scenario splits the deployment
+        label = label_of(h)
         b.set_loc(uid, label, "place", waiting=waiting, presidio=presidio)
         self.orders.append(Place(uid, label))
 
@@ -378,7 +384,7 @@ class Planner:
             if not item.raw.flag:
                 self.err(item, msg("err-head-component"))
                 return
-            comps = {b.counter(u).component for u in b.ids(CORTEO) if b.counter(u).set == "base"}
+            comps = _base_components(tuple(b.units))
             if item.raw.flag not in comps:
                 self.err(item, msg("err-head-unknown", component=item.raw.flag))
                 return
@@ -723,8 +729,16 @@ class Planner:
 
 @cache
 def start_hexes() -> frozenset[Hex]:
-    """The hexes of the corteo's place of formation (3a), as a set."""
-    return frozenset(city().place_hexes(city().start))
+    """The hexes of the corteo's place of formation (3a), as a set of the City's own Hex objects (those
+    ``hexof`` gives): a lookup finds its key by identity, without comparing fields."""
+    return frozenset(hexof(h.label) or h for h in city().place_hexes(city().start))
+
+
+@lru_cache(maxsize=64)
+def _base_components(ids: tuple[str, ...]) -> frozenset[str | None]:
+    """The components of the corteo's base counters among ``ids`` (3a: the Head chosen at the set-up):
+    a game's roster, read once rather than scanned for every HEAD line."""
+    return frozenset(counter(u).component for u in ids if counter(u).side == CORTEO and counter(u).set == "base")
 
 
 @cache

@@ -47,9 +47,18 @@ class Unit:
 
 def relocated(unit: Unit, loc: str, *, waiting: bool | None = None, presidio: bool | None = None) -> Unit:
     """``dataclasses.replace(unit, loc=loc, ...)`` for the flags given, built directly: a unit is
-    moved for every line of a sheet, and ``replace`` reads the fields' list each time."""
-    return Unit(unit.id, loc, unit.panicked, unit.panic_hand, unit.presidio if presidio is None else presidio,
-                unit.waiting if waiting is None else waiting)
+    moved for every line of a sheet, and ``replace`` reads the fields' list each time. The copy's
+    fields are written into its ``__dict__`` as the frozen ``__init__`` would write them, without
+    its ``object.__setattr__`` for each field (about 0.5 against 1.5 us)."""
+    new = object.__new__(Unit)
+    fields = new.__dict__
+    fields.update(unit.__dict__)
+    fields["loc"] = loc
+    if presidio is not None:
+        fields["presidio"] = presidio
+    if waiting is not None:
+        fields["waiting"] = waiting
+    return new
 
 
 @dataclass(frozen=True)
