@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
@@ -259,7 +260,24 @@ def _words(text: str) -> list[str]:
 
 
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
-    return read_lines(text, _parse_line, Item)
+    return read_lines(text, _read_line, Item)
+
+
+#: The longest line whose reading is kept (order lines are short; a long one is read each time).
+_KEPT_LINE = 120
+
+
+@lru_cache(maxsize=4096)
+def _kept_line(line: str) -> tuple[Raw | None, Problem | None]:
+    return _parse_line(line)
+
+
+def _read_line(line: str) -> tuple[Raw | None, Problem | None]:
+    """``_parse_line``, kept for the short lines: a line reads the same whatever the game, and the same
+    lines come again mail after mail (a deployment's, the template's). What it returns is shared
+    between sheets and never changed (frozen dataclasses; nobody edits a message's arguments); at
+    most 4096 lines of at most 120 characters are kept."""
+    return _kept_line(line) if len(line) <= _KEPT_LINE else _parse_line(line)
 
 
 def _unknown(word: str) -> Problem:
@@ -271,8 +289,14 @@ def _split(words: list[str]) -> tuple[list[str], list[str], list[str]]:
     units: list[str] = []
     hexes: list[str] = []
     rest: list[str] = []
+    unit_word, hex_word = _UNIT.fullmatch, _HEX.fullmatch
     for w in words:
-        (units if _UNIT.fullmatch(w) else hexes if _HEX.fullmatch(w) else rest).append(w)
+        if unit_word(w):
+            units.append(w)
+        elif hex_word(w):
+            hexes.append(w)
+        else:
+            rest.append(w)
     return units, hexes, rest
 
 
@@ -328,7 +352,8 @@ def _parse_line(line: str) -> tuple[Raw | None, Problem | None]:
             return None, (msg("err-throw-form"), msg("hint-throw"))
         return Raw(head, units=tuple(units), hexes=(hexes[0],)), None
     units, hexes, other = _split(rest)
-    other = [w for w in other if not is_word(w, "TO")]
+    if other:
+        other = [w for w in other if not is_word(w, "TO")]
     if other:
         return None, (msg("err-extra-words", keyword=head, word=other[0][:20]), None)
     if len(units) != 1:
