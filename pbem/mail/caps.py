@@ -34,6 +34,8 @@ import re
 from email.message import EmailMessage, Message
 from typing import Any
 
+from . import single
+
 __all__ = [
     "ADDRESS_HEADERS",
     "MAX_ADDRESS_FIELD",
@@ -385,7 +387,10 @@ def parse_message(raw: bytes, notes: list[str] | None = None) -> Message:
     empty message)."""
     notes = [] if notes is None else notes
     try:
-        return email.message_from_bytes(cap_raw(bytes(raw), notes), policy=_policy(notes))
+        capped, policy = cap_raw(bytes(raw), notes), _policy(notes)
+        # a single-part mail is made without the feed parser: the same message (pbem.mail.single)
+        msg = single.parse(capped, policy)
+        return msg if msg is not None else email.message_from_bytes(capped, policy=policy)
     except Exception:
         log.debug("unparseable mail", exc_info=True)
         return EmailMessage()

@@ -76,6 +76,10 @@ _PRESS = {"press", "stampa"}
 #: Commands whose block lines, up to END, are a text (blank lines and '#' kept), not orders.
 _TEXT_COMMANDS = ("ANNOUNCE", "PRESS")
 
+#: Every word a block line's first word is looked up in (`_parse`): a line whose first word is
+#: none of them is an order line, whatever the block's state.
+_KEYWORDS = frozenset(_GAME | _END | _SEAT | _TURN | set(COMMANDS) | _GM | set(GM_COMMANDS) | _PRESS)
+
 #: Order lines read from one block: more is not a turn's orders but junk (10 MB of lines
 #: took seconds in a game's parser and gave 20,000 diagnostics in one reply). Beyond it
 #: the block is refused whole, with ``envelope-too-many-lines``.
@@ -219,7 +223,7 @@ def _parse(text: str) -> Envelope:
 
     for offset, raw_line in enumerate(block_lines):
         lineno = offset + 1
-        line_depth, body = _quote_depth(raw_line)
+        line_depth, body = _quote_depth(raw_line) if ">" in raw_line else (0, raw_line)
         if depth:
             if line_depth < depth:
                 if not body.strip() and line_depth == 0 and offset + 1 < len(block_lines):
@@ -232,7 +236,7 @@ def _parse(text: str) -> Envelope:
                 continue  # a quote inside the quote
         elif line_depth:
             continue  # quoted lines inside an unquoted block are ignored
-        content = _strip_comment(body)
+        content = body.split("#", 1)[0].strip()  # _strip_comment
         if command is not None and command.name in _TEXT_COMMANDS and content.lower() not in _END:
             # the announcement's or the message's own words up to END, blank lines and '#' kept
             if len(body) > MAX_LINE or len(orders) >= MAX_ORDER_LINES:
@@ -244,82 +248,84 @@ def _parse(text: str) -> Envelope:
             continue
         last_lineno = lineno
         tokens = content.split()
-        key = _keyword(tokens[0])
-        if lineno == 1:
-            if len(tokens) < 2:
-                problems.append((lineno, msg("envelope-game-missing-id")))
-            else:
-                game = tokens[1]
-                if len(tokens) > 2:
-                    problems.append((lineno, msg("envelope-extra-text", keyword="GAME",
-                                                 text=safe_quote(" ".join(tokens[2:])))))
-            continue
-        if key in _END and len(tokens) == 1:
-            ended = True
-            end_lineno = lineno
-            break
-        if key in _GAME:
-            problems.append((lineno, msg("envelope-game-duplicate")))
-            continue
-        if key in _SEAT:
-            if seat is not None:
-                problems.append((lineno, msg("envelope-seat-duplicate")))
-            elif len(tokens) < 2:
-                problems.append((lineno, msg("envelope-seat-missing")))
-            else:
-                seat = tokens[1]
-                if len(tokens) < 3:
-                    problems.append((lineno, msg("envelope-secret-missing", seat=safe_quote(seat))))
+        key = tokens[0].rstrip(":").lower()  # _keyword
+        if lineno == 1 or key in _KEYWORDS:  # else the usual order line: no keyword to look for
+            if lineno == 1:
+                if len(tokens) < 2:
+                    problems.append((lineno, msg("envelope-game-missing-id")))
                 else:
-                    secret = normalise_secret("".join(tokens[2:])) or None
-                    if secret is None:
-                        problems.append((lineno, msg("envelope-secret-missing", seat=safe_quote(seat))))
-            continue
-        if key in _TURN:
-            if turn is not None:
-                problems.append((lineno, msg("envelope-turn-duplicate")))
-            elif len(tokens) != 2 or not tokens[1].isdigit() or not tokens[1].isascii():
-                problems.append((lineno, msg("envelope-turn-not-number",
-                                             text=safe_quote(" ".join(tokens[1:])))))
-            else:
-                turn = int(tokens[1])
-            continue
-        if key in _GM:
-            if master or seat is not None:
-                problems.append((lineno, msg("envelope-gm-duplicate")))
-            elif len(tokens) < 2 or not normalise_secret("".join(tokens[1:])):
-                master = True
-                problems.append((lineno, msg("envelope-gm-secret-missing")))
-            else:
-                master, gm_secret = True, normalise_secret("".join(tokens[1:]))
-            continue
-        if master and key in GM_COMMANDS:
-            parsed = _gm_command(GM_COMMANDS[key], tokens, lineno, problems)
-            if parsed is not None:
-                if command is not None:
-                    problems.append((lineno, msg("envelope-command-duplicate", first=command.name, second=parsed.name)))
-                else:
-                    command = parsed
-            continue
-        if key in _PRESS and not master:
-            if command is not None:
-                problems.append((lineno, msg("envelope-command-duplicate", first=command.name, second="PRESS")))
+                    game = tokens[1]
+                    if len(tokens) > 2:
+                        problems.append((lineno, msg("envelope-extra-text", keyword="GAME",
+                                                     text=safe_quote(" ".join(tokens[2:])))))
                 continue
-            command = Command("PRESS", " ".join(tokens[1:]) or None)
-            if len(tokens) < 2:
-                problems.append((lineno, msg("envelope-press-to-missing")))
-            if orders:  # orders and a message in one block: each goes in a mail of its own
-                problems.append((orders[0][0], msg("envelope-command-with-orders", command="PRESS")))
-            continue
-        if key in COMMANDS:
-            parsed = _command(COMMANDS[key], tokens, lineno, problems)
-            if parsed is not None:
-                if command is not None:
-                    problems.append((lineno, msg("envelope-command-duplicate",
-                                                 first=command.name, second=parsed.name)))
+            if key in _END and len(tokens) == 1:
+                ended = True
+                end_lineno = lineno
+                break
+            if key in _GAME:
+                problems.append((lineno, msg("envelope-game-duplicate")))
+                continue
+            if key in _SEAT:
+                if seat is not None:
+                    problems.append((lineno, msg("envelope-seat-duplicate")))
+                elif len(tokens) < 2:
+                    problems.append((lineno, msg("envelope-seat-missing")))
                 else:
-                    command = parsed
-            continue
+                    seat = tokens[1]
+                    if len(tokens) < 3:
+                        problems.append((lineno, msg("envelope-secret-missing", seat=safe_quote(seat))))
+                    else:
+                        secret = normalise_secret("".join(tokens[2:])) or None
+                        if secret is None:
+                            problems.append((lineno, msg("envelope-secret-missing", seat=safe_quote(seat))))
+                continue
+            if key in _TURN:
+                if turn is not None:
+                    problems.append((lineno, msg("envelope-turn-duplicate")))
+                elif len(tokens) != 2 or not tokens[1].isdigit() or not tokens[1].isascii():
+                    problems.append((lineno, msg("envelope-turn-not-number",
+                                                 text=safe_quote(" ".join(tokens[1:])))))
+                else:
+                    turn = int(tokens[1])
+                continue
+            if key in _GM:
+                if master or seat is not None:
+                    problems.append((lineno, msg("envelope-gm-duplicate")))
+                elif len(tokens) < 2 or not normalise_secret("".join(tokens[1:])):
+                    master = True
+                    problems.append((lineno, msg("envelope-gm-secret-missing")))
+                else:
+                    master, gm_secret = True, normalise_secret("".join(tokens[1:]))
+                continue
+            if master and key in GM_COMMANDS:
+                parsed = _gm_command(GM_COMMANDS[key], tokens, lineno, problems)
+                if parsed is not None:
+                    if command is not None:
+                        problems.append((lineno, msg("envelope-command-duplicate", first=command.name,
+                                                     second=parsed.name)))
+                    else:
+                        command = parsed
+                continue
+            if key in _PRESS and not master:
+                if command is not None:
+                    problems.append((lineno, msg("envelope-command-duplicate", first=command.name, second="PRESS")))
+                    continue
+                command = Command("PRESS", " ".join(tokens[1:]) or None)
+                if len(tokens) < 2:
+                    problems.append((lineno, msg("envelope-press-to-missing")))
+                if orders:  # orders and a message in one block: each goes in a mail of its own
+                    problems.append((orders[0][0], msg("envelope-command-with-orders", command="PRESS")))
+                continue
+            if key in COMMANDS:
+                parsed = _command(COMMANDS[key], tokens, lineno, problems)
+                if parsed is not None:
+                    if command is not None:
+                        problems.append((lineno, msg("envelope-command-duplicate",
+                                                     first=command.name, second=parsed.name)))
+                    else:
+                        command = parsed
+                continue
         if len(content) > MAX_LINE:
             problems.append((lineno, msg("envelope-line-too-long", limit=MAX_LINE, text=safe_quote(content))))
             continue
@@ -360,16 +366,22 @@ def _parse(text: str) -> Envelope:
 
 
 def _has_end(block_lines: list[str], depth: int) -> bool:
+    """Whether the block ends with END before the quote ends or another block starts. Each
+    line is looked at once, by its first word (``split(None, 1)``: the other words are only
+    counted, and one more is enough)."""
     for line in block_lines[1:]:
-        line_depth, body = _quote_depth(line)
+        line_depth, body = _quote_depth(line) if ">" in line else (0, line)
         if depth and line_depth < depth and body.strip():
             return False  # the quote ended first
         if line_depth != depth:
             continue
-        tokens = _strip_comment(body).split()
-        if len(tokens) == 1 and _keyword(tokens[0]) in _END:
+        words = body.split("#", 1)[0].split(None, 1)
+        if not words:
+            continue
+        key = words[0].rstrip(":").lower()
+        if key in _END and len(words) == 1:
             return True
-        if tokens and _keyword(tokens[0]) in _GAME:
+        if key in _GAME:
             return False  # another block starts: this one has no END
     return False
 

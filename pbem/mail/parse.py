@@ -323,6 +323,13 @@ _HDR_NEXT = re.compile(
 _MAYBE_HEADER = re.compile(r"(?<!\s)\s*+(?:il\s|on\s|-{2}|_{10}|\*|from|da)", re.IGNORECASE)
 
 
+#: `_MAYBE_HEADER` at the start of each line of a whole text (a line's blanks are the blanks
+#: but "\n"): the lines a reply header may start at, found by one scan instead of one match a
+#: line. Possessive, and no piece matches a "\n": linear, each try within one line.
+_MAYBE_HEADER_LINE = re.compile(r"^[^\S\n]*+(?:il[^\S\n]|on[^\S\n]|-{2}|_{10}|\*|from|da)",
+                                re.IGNORECASE | re.MULTILINE)
+
+
 def _reply_header_at(lines: list[str], i: int) -> bool:
     line = lines[i]
     if not _MAYBE_HEADER.match(line) or line.lstrip().startswith(">"):
@@ -352,7 +359,10 @@ def cut_reply(text: str) -> tuple[str, str]:
     Returns (own part, quoted rest); the rest is "" when no header was found.
     """
     lines = text.split("\n")
-    for i in range(len(lines)):
+    i = at = 0
+    for found in _MAYBE_HEADER_LINE.finditer(text):  # the lines `_reply_header_at` may say yes to
+        i += text.count("\n", at, found.start())
+        at = found.start()
         if _reply_header_at(lines, i):
             return "\n".join(lines[:i]), "\n".join(lines[i:])
     return text, ""

@@ -34,6 +34,7 @@ from sqlalchemy.engine import URL, Engine, make_url
 
 from pbem.config import Config
 from pbem.db import sealed
+from pbem.mail import single
 from pbem.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -287,7 +288,25 @@ class _Kept(email.policy.Compat32):
         return super().fold_binary(name, value)  # type: ignore[arg-type]
 
 
-_KEPT = _Kept()
+_KEPT = _Kept(linesep="\n")
+_KEPT_CRLF = _Kept(linesep="\r\n")
+#: A line break as the generator reads one in a payload.
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _flat_text(msg: Message, policy: _Kept) -> bytes:
+    """The bytes ``BytesGenerator(mangle_from_=False, policy=policy).flatten(msg)`` writes of a
+    message of one text part (`pbem.mail.single`): each header as the policy folds it, a blank
+    line, the payload as it is with each line break made the policy's (the generator's
+    ``_write_lines``). tests/mail/test_redaction_fast.py compares the two."""
+    nl = policy.linesep
+    payload: str = msg._payload  # type: ignore[attr-defined]  # as the generator reads it: not decoded
+    if "\r" in payload:
+        payload = _BREAK.sub(nl, payload)
+    elif nl != "\n":
+        payload = payload.replace("\n", nl)
+    head = b"".join(policy.fold_binary(name, value) for name, value in msg.raw_items())
+    return head + nl.encode("ascii") + payload.encode("ascii", "surrogateescape")
 
 
 def _headers_only(raw: bytes) -> bytes:
@@ -301,7 +320,12 @@ def redact_mail(raw: bytes, text: str = "") -> bytes:
     envelope was read from (`IncomingMail.text`): its secrets are removed everywhere as well.
     When a secret survives all that (an encoding we do not rewrite), only the headers are kept."""
     try:
-        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        msg = single.parse(raw, email.policy.compat32)  # one part: read without the feed parser
+        if msg is None:
+            msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+        # one text part is written without the generator (`_flat_text`); another type is the
+        # generator's own business (a made-up type may name one of its handlers)
+        whole = msg.is_multipart() or msg.get_content_maintype() != "text"
         parts = [p for p in msg.walk() if not p.is_multipart() and p.get_content_maintype() == "text"]
         found = set(secrets_in(text))
         charsets = [part.get_content_charset() for part in parts]
@@ -312,10 +336,13 @@ def redact_mail(raw: bytes, text: str = "") -> bytes:
         secrets = sorted(found, key=len, reverse=True)[:_MAX_SECRETS]
         for part, declared, part_text in zip(parts, charsets, texts):
             _redact_part(part, secrets, declared, part_text)
-        buf = io.BytesIO()
-        linesep = "\r\n" if b"\r\n" in raw[:4096] else "\n"
-        BytesGenerator(buf, mangle_from_=False, policy=_KEPT.clone(linesep=linesep)).flatten(msg)
-        out = buf.getvalue()
+        policy = _KEPT_CRLF if b"\r\n" in raw[:4096] else _KEPT
+        if whole:
+            buf = io.BytesIO()
+            BytesGenerator(buf, mangle_from_=False, policy=policy).flatten(msg)
+            out = buf.getvalue()
+        else:
+            out = _flat_text(msg, policy)
     except Exception:  # a mail the parser chokes on is still kept, without its body
         log.warning("could not redact an inbound mail: keeping its headers only", exc_info=True)
         return _headers_only(raw)

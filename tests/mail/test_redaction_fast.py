@@ -1,7 +1,8 @@
 """The redaction of the inbound mail we keep (`pbem.service.atrest`) reads SEAT lines from one
 scan of the text when its lines break plainly, and each part's text once: the copy kept is
 byte for byte the one the line-by-line reading gave (kept below as the reference) on generated
-mails of every shape the fast path distinguishes (line breaks, quotes, charsets, encodings, parts)."""
+mails of every shape the fast path distinguishes (line breaks, quotes, charsets, encodings, parts),
+single-part mails read and written without the email package's parser and generator included."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.service import atrest
+from tests.mail import test_single_part as single_part
 
 # ------------------------------------------------------------------ the reference (as it was)
 
@@ -218,3 +220,13 @@ def test_the_seat_line_scan_grows_linearly() -> None:
         ratio = hostile.growth(hostile.pattern_work(atrest._MAYBE_SEAT, small),
                                hostile.pattern_work(atrest._MAYBE_SEAT, large), floor=0.001)
         assert ratio < hostile.MAX_RATIO, f"{unit!r}: 100 KB costs {ratio:.1f} times 10 KB"
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(single_part.mails(), st.booleans())
+@example(single_part.ORDER_MAIL, True)
+def test_a_single_part_mail_is_kept_as_the_email_package_kept_it(raw: bytes, with_text: bool) -> None:
+    """Read by `pbem.mail.single` and written by `atrest._flat_text` when it is one text part with
+    headers the split is sure of; the copy kept is the package's (folded, 8-bit and odd headers too)."""
+    text = raw.decode("utf-8", "replace").partition("\n\n")[2] if with_text else ""
+    assert atrest.redact_mail(raw, text) == ref_redact_mail(raw, text)

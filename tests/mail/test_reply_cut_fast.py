@@ -1,4 +1,5 @@
-"""The reply-header and quote readings skip the usual line with one cheap look (`parse._MAYBE_HEADER`,
+"""The reply-header and quote readings skip the usual line with one cheap look (`parse._MAYBE_HEADER`;
+`parse.cut_reply` finds the lines to look at by one scan, `parse._MAYBE_HEADER_LINE`;
 a line without ">" in `envelope._quote_depth`): what they find is what the full reading (kept below
 as the reference) found, on generated texts of reply headers, quotes and their near misses."""
 
@@ -67,3 +68,48 @@ def test_reply_headers_and_quotes_are_found_as_before(text: str) -> None:
     assert [parse._reply_header_at(lines, i) for i in range(len(lines))] == \
         [ref_reply_header_at(lines, i) for i in range(len(lines))]
     assert [envelope._quote_depth(line) for line in lines] == [ref_quote_depth(line) for line in lines]
+
+
+def ref_cut_reply(text: str) -> tuple[str, str]:
+    lines = text.split("\n")
+    for i in range(len(lines)):
+        if ref_reply_header_at(lines, i):
+            return "\n".join(lines[:i]), "\n".join(lines[i:])
+    return text, ""
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_TEXTS)
+@example("x\n\u00a0il 3 feb Rossi ha scritto:\n")
+@example("il\nOn\t3 Feb\n wrote:")
+@example("a\n\x1f\x0c-- x\n*\n")
+def test_the_reply_is_cut_where_the_line_by_line_reading_cut_it(text: str) -> None:
+    """`parse.cut_reply` tries only the lines `parse._MAYBE_HEADER_LINE` finds in one scan."""
+    assert parse.cut_reply(text) == ref_cut_reply(text)
+
+
+def ref_has_end(block_lines: list[str], depth: int) -> bool:
+    for line in block_lines[1:]:
+        line_depth, body = ref_quote_depth(line)
+        if depth and line_depth < depth and body.strip():
+            return False
+        if line_depth != depth:
+            continue
+        tokens = body.split("#", 1)[0].strip().split()
+        if len(tokens) == 1 and tokens[0].rstrip(":").lower() in ("end", "fine"):
+            return True
+        if tokens and tokens[0].rstrip(":").lower() in ("game", "partita"):
+            return False
+    return False
+
+
+_BLOCK = st.sampled_from(["GAME k1", "game: k1", "PARTITA", "END", "end:", "FINE x", "END # done", "# END", "PLACE a",
+                          ">", "> ", ">>", " ", "\t", "ſnd", "\u212aEND", "", "\n", "\n", "\n"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_BLOCK, max_size=30).map("".join), st.integers(0, 2))
+def test_the_end_of_a_block_is_found_as_before(text: str, depth: int) -> None:
+    """`envelope._has_end` reads each line's first word only (``split(None, 1)``)."""
+    lines = text.split("\n")
+    assert envelope._has_end(lines, depth) == ref_has_end(lines, depth)
