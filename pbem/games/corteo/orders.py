@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TypeAlias
 
 from pbem.core.i18n import Message, msg
@@ -260,24 +259,7 @@ def _words(text: str) -> list[str]:
 
 
 def parse_text(text: str) -> tuple[list[Item], list[Diagnostic]]:
-    return read_lines(text, _read_line, Item)
-
-
-#: The longest line whose reading is kept (order lines are short; a long one is read each time).
-_KEPT_LINE = 120
-
-
-@lru_cache(maxsize=4096)
-def _kept_line(line: str) -> tuple[Raw | None, Problem | None]:
-    return _parse_line(line)
-
-
-def _read_line(line: str) -> tuple[Raw | None, Problem | None]:
-    """``_parse_line``, kept for the short lines: a line reads the same whatever the game, and the same
-    lines come again mail after mail (a deployment's, the template's). What it returns is shared
-    between sheets and never changed (frozen dataclasses; nobody edits a message's arguments); at
-    most 4096 lines of at most 120 characters are kept."""
-    return _kept_line(line) if len(line) <= _KEPT_LINE else _parse_line(line)
+    return read_lines(text, _parse_line, Item)
 
 
 def _unknown(word: str) -> Problem:
