@@ -59,7 +59,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pbem.app import App, CycleSummary  # noqa: E402
+from pbem.app import App, CycleSummary, settle_memory  # noqa: E402
 from pbem.config import Config, from_mapping  # noqa: E402
 from pbem.core import registry  # noqa: E402
 from pbem.db.session import make_engine  # noqa: E402
@@ -413,6 +413,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     if not shared:
         await inbox.connect()
         await asyncio.to_thread(app.inspector.check, b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")  # as the daemon does once
+        settle_memory()  # as `App.serve` does once started
     floor = await raw_floor(server, args.games)
     print(f"the floor (no processing: SMTP send, IMAP FETCH + STORE, one reply): {args.games} mails "
           f"= {floor:6.1f} mails/s")
