@@ -423,7 +423,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     print(f"the floor (no processing: SMTP send, IMAP FETCH + STORE, one reply): {args.games} mails "
           f"= {floor:6.1f} mails/s")
     addresses = {seat: f"{seat}@localhost" for seat in seats}
-    table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none"),
+    table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none", max_batch=100_000),
                           addresses, cfg.server.address)
     t0 = time.perf_counter()
     ids = [games.create(ctx, args.kind, f"bench {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
