@@ -43,7 +43,10 @@ def _inbox(port: int, user: str, want: int, timeout: float = 30.0) -> list[Email
             msgs = []
             for num in data[0].split():
                 _, parts = imap.fetch(num, "(BODY.PEEK[])")
-                msgs.append(email.message_from_bytes(parts[0][1], policy=email.policy.default))
+                # the literal's (head, bytes); an unsolicited FETCH of flags (a mail delivered
+                # meanwhile) may come first, as a plain line
+                raw = next(part[1] for part in parts if isinstance(part, tuple))
+                msgs.append(email.message_from_bytes(raw, policy=email.policy.default))
         if len(msgs) >= want or time.monotonic() > end:
             return msgs  # type: ignore[return-value]
         time.sleep(0.3)
