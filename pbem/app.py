@@ -139,7 +139,7 @@ class App:
         # A batch's replies go out while it is handled (`_drain_meanwhile`), on SQLite too: the
         # drain mostly waits on the SMTP server, and after the batch it cost as much wall time as
         # handling it (benchmarks/mail_throughput.py, 100 order mails on SQLite: 72-90 mails/s
-        # without, 94-100 with, the same CPU a mail). Tests turn it off to see one drain a cycle.
+        # without, 94-100 with, the same CPU a mail). Off: only the cycle's own drain sends.
         self.send_meanwhile = True
         self.inspector = budget.Inspector(ctx.config.limits.mail_seconds)
         name = getattr(outgoing, "server", None)
