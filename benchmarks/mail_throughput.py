@@ -8,31 +8,36 @@
 * time from the last order of a turn to every report mail queued (in the outbox);
 * peak memory of the daemon's process;
 * the floor: in the same run, the raw rate of the same mail path with no processing at
-  all (aiosmtplib sends, aioimaplib FETCH and STORE as the daemon issues them — one each a
-  batch —, one reply sent per mail), and pbem's rate for mails that file orders as a share
-  of it. Kriegspiel's first phase is sealed: each such mail also draws its seat's preview
-  map; ``--kind corteo`` files orders with no map.
+  all, and pbem's rate for mails that file orders as a share of it. The floor sends the
+  very mails of the burst (to a mailbox of its own) while a process of its own, as the
+  daemon is, reads them with the daemon's IMAP calls (aioimaplib FETCH and STORE, one each
+  a batch, IDLE between) and sends each a copy of a reply the daemon wrote in the warm-up
+  below (aiosmtplib). Kriegspiel's first phase is sealed: each such mail also draws its
+  seat's preview map (and the reply carries it); ``--kind corteo`` files orders with no map.
 
-Every burst ends with a check that each mail was handled exactly once: one inbound row a
-mail, all ``orders``, one sheet each (the seats sent), one reply each, sent.
+The daemon runs as `pbem serve` runs, in a process of its own (``App.serve``: IDLE on the
+inbox, a cycle when mail comes), and the players' mails, written before the timing, go out
+from this process while it runs: mail comes while mail is handled, as it does to a daemon in
+service. Every burst ends with a check that each mail was handled exactly once: one inbound
+row a mail, all ``orders``, one sheet each (the seats sent), one reply each, sent.
 
-``--url`` names the database: a SQLite file in a fresh folder by default (one daemon, this
-process, driven cycle by cycle). With ``--url postgresql://…`` the database is dropped and
-made again (a name of the benchmark's own: every table is emptied), and ``--workers N``
-daemon processes serve it as `pbem serve` workers do (``App.serve``: one holds the mailbox
-lease and stores each mail, every worker claims and handles stored mails, `pbem.service.queue`);
-they are spawned, their modules and the game's rules loaded, their database and inbox
-connected and a first cycle run before the timing, as running workers are. The players'
-mails go out while the workers run; a burst is over when every mail is handled, no outbox
-row is queued and no report job pending (polled from here on a connection of its own).
-Printed then: the workers' CPU a mail (the sum of their processes, os.times; and apart,
-their mail readers' and map pools'), the CPU of their PostgreSQL backends a mail (sampled
-from /proc, `deadline_storm.BackendClock`: the server must be on this machine; the polling
-connection left out), the SQL statements the workers sent a mail, how many mails each
-worker handled, and the share of the floor. ``--workers 1 2`` runs each count in turn, each
-on a new database, its games and its floor; the database is dropped at the end. The latency
-section runs on SQLite only. The load average at the start is printed first: on a shared
-machine the wall times follow it, the CPU times less so.
+``--url`` names the database: a SQLite file in a fresh folder by default (one daemon). With
+``--url postgresql://…`` the database is dropped and made again (a name of the benchmark's
+own: every table is emptied), and ``--workers N`` daemon processes serve it as `pbem serve`
+workers do (one holds the mailbox lease and stores each mail, every worker claims and
+handles stored mails, `pbem.service.queue`). The daemon (each worker) is spawned, its modules
+and the game's rules loaded, its database and inbox connected and a first cycle run before
+the timing, as a running one is. A burst is over when every mail is handled, no outbox row
+is queued and no report job pending (polled from here on a connection of its own).
+Printed then: the daemon's (workers') CPU a mail (the sum of their processes, os.times; and
+apart, their mail readers' and map pools'), on PostgreSQL the CPU of their backends a mail
+(sampled from /proc, `deadline_storm.BackendClock`: the server must be on this machine; the
+polling connection left out), the SQL statements sent a mail, how many mails each worker
+handled, and the share of the floor. ``--workers 1 2`` runs each count in turn, each on a
+new database, its games and its floor; the database is dropped at the end. The latency
+section runs on SQLite only, in this process once the daemon has stopped. The load average
+at the start is printed first: on a shared machine the wall times follow it, the CPU times
+less so.
 
 The mail reader (the worker process that reads each mail under its time budget) is started
 before the timing, as a running daemon has it; and before the timing the daemon (each worker)
@@ -50,11 +55,15 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import re
 import resource
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -62,7 +71,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pbem.app import App, CycleSummary, settle_memory  # noqa: E402
+from pbem.app import App, CycleSummary  # noqa: E402
 from pbem.config import Config, from_mapping  # noqa: E402
 from pbem.core import registry  # noqa: E402
 from pbem.db.session import make_engine  # noqa: E402
@@ -80,6 +89,11 @@ LIMITS = {"per_sender_per_hour": 100000, "global_per_hour": 100000}
 #: Order mails a daemon (or each worker) handles before the timing, in games of their own.
 WARM_UP = 4
 Sends = list[tuple[str, str, str]]  # (game, seat, orders)
+Mails = list[tuple[str, str, str, bytes]]  # (game, seat, sender, the mail)
+#: The floor's mailbox: the same server, a mailbox no daemon reads.
+FLOOR = "floor@localhost"
+#: The trace fields a receiving server puts on top of a mail (our own server's, not a stranger's).
+_TRACE = re.compile(rb"\A(?:(?:Return-Path|Received):[^\r\n]*\r\n(?:[ \t][^\r\n]*\r\n)*)+")
 
 
 def is_shared(url: str) -> bool:
@@ -113,7 +127,7 @@ def last_ids(ctx: Context) -> tuple[int, int]:
                 s.exec(select(func.max(OutboxMail.id))).one() or 0)
 
 
-def check_once(ctx: Context, after: tuple[int, int], sends: Sends) -> None:
+def check_once(ctx: Context, after: tuple[int, int], sends: Mails) -> None:
     """Every mail of the burst handled exactly once: one inbound row each, all ``orders``,
     one sheet each for the seat that sent it, one reply each, sent."""
     from sqlmodel import col, select
@@ -127,66 +141,44 @@ def check_once(ctx: Context, after: tuple[int, int], sends: Sends) -> None:
         replies = list(s.exec(select(OutboxMail.status).where(col(OutboxMail.id) > after[1],
                                                               OutboxMail.kind == "reply")))
     assert len(rows) == len(sends) and set(rows) == {"orders"}, f"inbound rows: {sorted(rows)[:5]}… of {len(rows)}"
-    assert sorted((g, seat) for g, seat, _ in sheets) == sorted((g, seat) for g, seat, _ in sends), "sheets"
+    assert sorted((g, seat) for g, seat, _ in sheets) == sorted((g, seat) for g, seat, _, _ in sends), "sheets"
     assert len({i for _, _, i in sheets}) == len(sheets), "a mail filed twice"
     assert len(replies) == len(sends) and set(replies) == {"sent"}, f"replies: {len(replies)} {set(replies)}"
 
 
-async def burst(app: App, table: ScriptedTable, sends: Sends) -> tuple[int, float]:
-    """Send every mail, then run the daemon until all are processed and answered."""
-    after = last_ids(app.ctx)
-    start = time.perf_counter()
-    for game_id, seat, text in sends:
-        await table.send(game_id, seat, text)
-    sent_at = time.perf_counter()
-    cpu = _cpu()
-    done = 0
-    while done < len(sends):
-        summary = await app.cycle()
-        done += summary.fetched
-        if summary.fetched == 0:
-            await app.inbox.wait(0.2)
-    while await app.drain():
-        pass
-    end = time.perf_counter()
-    cpu = _cpu() - cpu
-    print(f"  (players' SMTP sends {sent_at - start:.2f} s, server fetch+process+reply {end - sent_at:.2f} s; "
-          f"the daemon's process: {cpu / len(sends) * 1000:.1f} ms of CPU a mail)")
-    check_once(app.ctx, after, sends)
-    return len(sends), end - start
+def write(table: ScriptedTable, sends: Sends) -> Mails:
+    """The players' order mails, written before the timing (as the floor's are)."""
+    return [(game_id, seat, *table.order_mail(game_id, seat, text)) for game_id, seat, text in sends]
 
 
-# --- PostgreSQL: worker processes, as `pbem serve` runs them --------------------------------
+# --- the daemon: worker processes, as `pbem serve` runs them --------------------------------
 
 
 class _Worker(App):
-    """`pbem serve` as it runs, telling when its first cycle is over (it is then running)."""
+    """`pbem serve` as it runs, telling when its first cycle is over (it is then running),
+    counting the mails it handles (each read under its budget, `App._handle`)."""
 
     cycled: asyncio.Event
+    handled = 0
 
     async def cycle(self) -> CycleSummary:
         summary = await super().cycle()
         self.cycled.set()
         return summary
 
+    def _handle(self, raw: bytes, row_id: int, over: str | None) -> inbound.Handled:
+        handled = super()._handle(raw, row_id, over)
+        self.handled += 1
+        return handled
+
 
 class _Tally:
-    """In a worker: the stored mails it has handled (each ends with `queue.done`) and the
-    SQL statements it has sent, all its connections together."""
+    """In a worker: the SQL statements it has sent, all its connections together."""
 
     def __init__(self, ctx: Context) -> None:
         from sqlalchemy import event
 
-        from pbem.service import queue
-
-        self.handled = self.statements = 0
-        plain = queue.done
-
-        def done(ctx: Context, claims: Any, row_id: int) -> None:
-            plain(ctx, claims, row_id)
-            self.handled += 1
-
-        queue.done = done  # type: ignore[assignment]  # App looks it up at each call
+        self.statements = 0
         event.listen(ctx.engine, "before_cursor_execute", self._count)
 
     def _count(self, *_args: object) -> None:
@@ -211,7 +203,7 @@ def worker(url: str, width: int, kind: str, imap_port: int, smtp_port: int, warm
            conn: Connection) -> None:
     """One worker process: ``App.serve`` on the shared database, answering the benchmark's
     questions over ``conn`` ("cpu": its CPU seconds, its children's, the mails it handled,
-    the statements it sent; "stop")."""
+    the statements it sent; "rss": its peak memory in MiB; "stop")."""
     asyncio.run(_worker(url, width, kind, imap_port, smtp_port, warm_maps, conn))
 
 
@@ -239,7 +231,9 @@ async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: in
         cmd = await asyncio.to_thread(conn.recv)
         if cmd == "cpu":
             times = os.times()
-            conn.send((times.user + times.system, _children_cpu(), tally.handled, tally.statements))
+            conn.send((times.user + times.system, _children_cpu(), app.handled, tally.statements))
+        elif cmd == "rss":
+            conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         elif cmd == "stop":
             app._stop.set()
             await serving
@@ -278,10 +272,19 @@ class Workers:
             got.append(await asyncio.to_thread(c.recv))
         return (sum(g[0] for g in got), sum(g[1] for g in got), [g[2] for g in got], sum(g[3] for g in got))
 
+    async def peak_memory(self) -> list[float]:
+        """Each worker's peak memory (RSS) so far, MiB."""
+        got = []
+        for c in self.conns:
+            c.send("rss")
+            got.append(await asyncio.to_thread(c.recv))
+        return got
+
     async def stop(self) -> None:
         """Each worker stops as `pbem serve` does; one that does not (or died) is ended."""
         if not self.started:
             return
+        self.started = False
         for c in self.conns:
             try:
                 c.send("stop")
@@ -299,35 +302,54 @@ class Workers:
                 await asyncio.to_thread(p.join, 10)
 
 
-def _progress(conn: Any, after: tuple[int, int]) -> tuple[int, int, int, int]:
+_PROGRESS = (
+    "SELECT (SELECT count(*) FROM inbound WHERE id > %s AND status NOT IN ('stored', 'processing', 'retrying')),"
+    " (SELECT count(*) FROM outbox WHERE id > %s AND kind = 'reply' AND status = 'sent'),"
+    " (SELECT count(*) FROM outbox WHERE status = 'queued'),"
+    " (SELECT count(*) FROM report_job WHERE status = 'pending')")
+
+
+@contextmanager
+def _poller(url: str) -> Iterator[tuple[Any, str]]:
+    """A connection of the benchmark's own to watch the daemon's progress, and its SQL
+    parameter mark; on PostgreSQL its backend is left out of the backends' CPU."""
+    if is_shared(url):
+        import psycopg
+
+        with psycopg.connect(_dsn(url), autocommit=True) as shared:
+            yield shared, "%s"
+    else:
+        from pbem.db.session import sqlite_path
+
+        own = sqlite3.connect(str(sqlite_path(url)), isolation_level=None)  # each read sees the last commit
+        try:
+            yield own, "?"
+        finally:
+            own.close()
+
+
+def _progress(conn: Any, mark: str, after: tuple[int, int]) -> tuple[int, int, int, int]:
     """Mails handled, replies sent, outbox rows queued, report jobs pending (one query)."""
-    row = conn.execute(
-        "SELECT (SELECT count(*) FROM inbound WHERE id > %s AND status NOT IN ('stored', 'processing', 'retrying')),"
-        " (SELECT count(*) FROM outbox WHERE id > %s AND kind = 'reply' AND status = 'sent'),"
-        " (SELECT count(*) FROM outbox WHERE status = 'queued'),"
-        " (SELECT count(*) FROM report_job WHERE status = 'pending')", after).fetchone()
-    return tuple(row)
+    return tuple(conn.execute(_PROGRESS.replace("%s", mark), after).fetchone())
 
 
-async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sends: Sends,
-                       timeout: float = 600.0) -> tuple[int, float]:
-    """Send every mail while the workers run; done when every mail is handled, every reply
-    sent, no outbox row queued and no report job pending (polled on a connection whose
-    backend is left out of the backends' CPU)."""
-    import psycopg
-
+async def burst(ctx: Context, workers: Workers, table: ScriptedTable, sends: Mails,
+                timeout: float = 600.0) -> tuple[int, float]:
+    """Send every mail (written beforehand) while the daemon runs; done when every mail is
+    handled, every reply sent, no outbox row queued and no report job pending (polled on a
+    connection of the benchmark's own)."""
     n = len(sends)
     after = last_ids(ctx)
-    with psycopg.connect(_dsn(ctx.config.database.url), autocommit=True) as poll:
-        mine = poll.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+    url = ctx.config.database.url
+    with _poller(url) as (poll, mark):
         own0, kids0, handled0, sql0 = await workers.cpu()
-        with BackendClock(ctx.config.database.url) as backends:
+        with BackendClock(url) if is_shared(url) else nullcontext(None) as backends:
             start = time.perf_counter()
-            for game_id, seat, text in sends:
-                await table.send(game_id, seat, text)
+            for _game, _seat, sender, raw in sends:
+                await table.send_out.send(sender, [table.server_address], raw)
             sent_at = time.perf_counter()
             while True:
-                handled, replied, queued, pending = _progress(poll, after)
+                handled, replied, queued, pending = _progress(poll, mark, after)
                 if handled >= n and queued == 0 and pending == 0:
                     break  # each reply is queued with its mail's handling: sent, or failed (check_once)
                 if time.perf_counter() - start > timeout:
@@ -336,14 +358,17 @@ async def burst_shared(ctx: Context, workers: Workers, table: ScriptedTable, sen
                 await asyncio.sleep(0.02)
             end = time.perf_counter()
         own1, kids1, handled1, sql1 = await workers.cpu()
-    backends.seen.pop(mine, None)
+        if backends is not None:
+            backends.seen.pop(poll.info.backend_pid, None)
     ms = 1000 / n
-    print(f"  (players' SMTP sends {sent_at - start:.2f} s, workers fetch+store+claim+process+reply "
-          f"{end - sent_at:.2f} s more; the {len(workers.procs)} workers' processes: {(own1 - own0) * ms:.1f} ms "
-          f"of CPU a mail, their mail readers and map pools {(kids1 - kids0) * ms:.1f} ms, their PostgreSQL "
-          f"backends {backends.seconds * ms:.1f} ms; {(sql1 - sql0) / n:.0f} SQL statements a mail; "
-          f"mails handled by each worker: "
-          f"{' '.join(str(b - a) for a, b in zip(handled0, handled1))})")
+    who, database = "the daemon's process", ""
+    if backends is not None:
+        who = f"the {len(workers.procs)} workers' processes"
+        database = f", their PostgreSQL backends {backends.seconds * ms:.1f} ms"
+    print(f"  (players' SMTP sends {sent_at - start:.2f} s, then fetch+process+reply {end - sent_at:.2f} s more; "
+          f"{who}: {(own1 - own0) * ms:.1f} ms of CPU a mail, their mail readers and map pools "
+          f"{(kids1 - kids0) * ms:.1f} ms{database}; {(sql1 - sql0) / n:.0f} SQL statements a mail; "
+          f"mails handled by each worker: {' '.join(str(b - a) for a, b in zip(handled0, handled1))})")
     check_once(ctx, after, sends)
     return n, end - start
 
@@ -369,39 +394,68 @@ def drop_database(url: str) -> None:
 # --- the floor ------------------------------------------------------------------------------
 
 
-async def raw_floor(server: MailServerProcess, n: int) -> float:
-    """Mails per second through the bare path: the players' sends, then the daemon's own
-    IMAP calls (the batch's FETCH, one STORE \\Seen for it) and one reply each, with nothing
-    read, checked or stored in between."""
-    inbox = ImapInbox("127.0.0.1", server.imap_port, "floor@localhost", "pbem", "none", max_batch=1000)
-    sender = SmtpSender("127.0.0.1", server.smtp_port)
+def floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, conn: Connection) -> None:
+    """The floor's daemon, a process of its own as the daemon is: the daemon's IMAP calls
+    (a batch's FETCH, one STORE \\Seen for it, IDLE while nothing is new) and one reply a
+    mail, with nothing read, checked or stored in between."""
+    asyncio.run(_floor_reader(imap_port, smtp_port, n, reply, conn))
+
+
+async def _floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, conn: Connection) -> None:
+    inbox = ImapInbox("127.0.0.1", imap_port, FLOOR, "pbem", "none", max_batch=1000)
+    sender = SmtpSender("127.0.0.1", smtp_port)
     await inbox.connect()
-    raws = [_mail("player@localhost", "k1", "north", "abcd-efgh-jkmn", "INFANTRY F10 G6 G7") for _ in range(n)]
-    reply = _mail("floor@localhost", "k1", "north", "[secret]", "accepted")
-    start = time.perf_counter()
-    for raw in raws:
-        await sender.send("player@localhost", ["floor@localhost"], raw)
+    conn.send("ready")
     got = 0
     while got < n:
         mails = await inbox.fetch_new()
         await inbox.mark_seen_many([fetched.uid for fetched in mails])
         for _fetched in mails:
-            await sender.send("floor@localhost", ["player@localhost"], reply)
+            await sender.send(FLOOR, ["player@localhost"], reply)
         got += len(mails)
         if not mails:
             await inbox.wait(0.2)
-    took = time.perf_counter() - start
+    conn.send("done")
     await inbox.close()
     await sender.close()
-    return n / took
+
+
+async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> float:
+    """Mails per second through the bare path, measured as the daemon is: the players send
+    the very mails of the burst (to a mailbox of the floor's own) while a process of its
+    own reads them and sends each a copy of a reply the daemon wrote (`floor_reader`)."""
+    spawn = multiprocessing.get_context("spawn")
+    mine, theirs = spawn.Pipe()
+    reader = spawn.Process(target=floor_reader, args=(server.imap_port, server.smtp_port, len(mails), reply, theirs))
+    reader.start()
+    sender = SmtpSender("127.0.0.1", server.smtp_port)
+    try:
+        assert await asyncio.to_thread(mine.recv) == "ready"
+        start = time.perf_counter()
+        for _game, _seat, address, raw in mails:
+            await sender.send(address, [FLOOR], raw)
+        assert await asyncio.to_thread(mine.recv) == "done"
+        took = time.perf_counter() - start
+    finally:
+        await sender.close()
+        await asyncio.to_thread(reader.join, 10)
+        if reader.is_alive():
+            reader.terminate()
+    return len(mails) / took
+
+
+def as_sent(raw: bytes) -> bytes:
+    """A mail as the daemon sent it: the trace fields the receiving server put on top left out."""
+    return _TRACE.sub(b"", raw, count=1)
 
 
 # --- one run ----------------------------------------------------------------------------------
 
 
 async def run(args: argparse.Namespace, url: str, count: int) -> None:
-    """The whole benchmark once: on SQLite with this process as the daemon, on PostgreSQL
-    with ``count`` worker processes."""
+    """The whole benchmark once: the daemon in a process of its own on SQLite (``count``
+    worker processes on PostgreSQL), as `pbem serve` runs, while this process plays the
+    players."""
     shared = is_shared(url)
     rules = registry.get(args.kind)
     seats = list(rules.info.seats)[:2]
@@ -413,15 +467,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     await server.start()
     inbox = ImapInbox("127.0.0.1", server.imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", server.smtp_port)
-    app = App(ctx, inbox, sender)  # on PostgreSQL: the setup's outbox and the players' clock only
-    workers: Workers | None = None
-    if not shared:
-        await inbox.connect()
-        await asyncio.to_thread(app.inspector.check, b"Subject: warm-up\r\n\r\nstart the mail reader\r\n")  # as the daemon does once
-        settle_memory()  # as `App.serve` does once started
-    floor = await raw_floor(server, args.games)
-    print(f"the floor (no processing: SMTP send, IMAP FETCH + STORE, one reply): {args.games} mails "
-          f"= {floor:6.1f} mails/s")
+    app = App(ctx, inbox, sender)  # here: the setup's outbox, the players' clock and the latency section
     addresses = {seat: f"{seat}@localhost" for seat in seats}
     table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none", max_batch=100_000),
                           addresses, cfg.server.address)
@@ -430,41 +476,38 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
            for i in range(args.games)]
     created = time.perf_counter() - t0
     warm_ids = [games.create(ctx, args.kind, f"warm-up {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
-                for i in range(WARM_UP * max(count, 1))]
+                for i in range(WARM_UP * count)]
     while await app.drain():  # the outbox sends at most 100 a drain
         pass
     await table.collect_all()
     phase = rules.phase(rules.new_game(seats, {}))
     first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
     print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px")
-    if shared:
-        workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only)
-        t0 = time.perf_counter()
-        await workers.start()
-        print(f"{count} worker process(es) on PostgreSQL, started (spawned, connected, a first cycle) in "
-              f"{time.perf_counter() - t0:.1f} s")
-
-    async def measure(sends: Sends) -> tuple[int, float]:
-        if workers is not None:
-            return await burst_shared(ctx, workers, table, sends)
-        return await burst(app, table, sends)
-
+    workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only)
+    t0 = time.perf_counter()
     try:
+        await workers.start()
+        print(f"{count} {'worker process(es) on PostgreSQL' if shared else 'daemon process on SQLite'}, started "
+              f"(spawned, connected, a first cycle) in {time.perf_counter() - t0:.1f} s")
         # A running daemon has handled mail before: its game's tables loaded, its statements
         # compiled. Order mails of games of their own first, not timed (with workers: each
         # is likely to take some; the line below says how many each did).
         print(f"warm-up, not timed: {len(warm_ids)} order mails of games of their own")
-        await measure([(g, first, default_text(ctx, g, first)) for g in warm_ids])
+        await burst(ctx, workers, table, write(table, [(g, first, default_text(ctx, g, first)) for g in warm_ids]))
+        reply = as_sent((await table.collect_all())[first][-1].raw)  # the daemon's answer to an order mail
         if second is not None:
-            sends = [(g, first, default_text(ctx, g, first)) for g in ids]
-            n, took = await measure(sends)
+            sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids])
+            floor = await raw_floor(server, sends, reply)
+            print(f"the floor (no processing: the same {len(sends)} mails sent, IMAP FETCH + STORE, the daemon's "
+                  f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s")
+            n, took = await burst(ctx, workers, table, sends)
             preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
             print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
                   f"({n / took / floor:.0%} of the floor){'; each draws its seat a preview map' if preview else ''}")
             if args.orders_only:
                 return
-            sends = [(g, second, default_text(ctx, g, second)) for g in ids]
-            n, took = await measure(sends)
+            sends = write(table, [(g, second, default_text(ctx, g, second)) for g in ids])
+            n, took = await burst(ctx, workers, table, sends)
             print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
                   f"(each: resolution, map, {len(seats)} reports)")
         await table.collect_all()
@@ -476,15 +519,17 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
                 game = store.get_game(s, g)
                 awaited = rules.phase(store.state_of(game)).awaiting
             movers.append((g, awaited[0], default_text(ctx, g, awaited[0])))
-        n, took = await measure(movers)
+        n, took = await burst(ctx, workers, table, write(table, movers))
         print(f"move mails (one seat, turn resolves): {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
         await table.collect_all()
-        if not shared:
+        print(f"peak memory (RSS) of the daemon's process(es): "
+              f"{' '.join(f'{mib:.0f}' for mib in await workers.peak_memory())} MiB")
+        await workers.stop()
+        if not shared:  # the daemon stopped: this process alone on the database
             await latency(app, ctx, table, ids, addresses)
     finally:
         await table.close()
-        if workers is not None:
-            await workers.stop()
+        await workers.stop()
         await app.stop()
         await server.stop()
         ctx.engine.dispose()
@@ -513,8 +558,6 @@ async def latency(app: App, ctx: Context, table: ScriptedTable, ids: list[str], 
     print(f"last order -> turn resolved and committed: median {statistics.median(processing) * 1000:.0f} ms")
     print(f"last order -> all reports queued (maps drawn): median {statistics.median(latencies) * 1000:.0f} ms, "
           f"max {max(latencies) * 1000:.0f} ms over {len(latencies)} turns")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory (RSS): {peak:.0f} MiB")
 
 
 async def main() -> None:
@@ -539,13 +582,6 @@ async def main() -> None:
         if is_shared(url):
             print(f"--- {count} worker(s) on {_admin_dsn(url)[1]} (PostgreSQL)")
         await run(args, url, count)
-
-
-def _cpu() -> float:
-    """CPU seconds of this process (the daemon's every thread), less dependent on the
-    machine's other load than the wall clock."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def _mail(sender: str, game_id: str, seat: str, secret: str, text: str) -> bytes:

@@ -176,6 +176,12 @@ class ScriptedTable:
 
     async def send(self, game_id: str, seat: str, lines: str, turn: int | None = None,
                    secret: str | None = None, sender: str | None = None) -> None:
+        address, raw = self.order_mail(game_id, seat, lines, turn, secret, sender)
+        await self.send_out.send(address, [self.server_address], raw)
+
+    def order_mail(self, game_id: str, seat: str, lines: str, turn: int | None = None,
+                   secret: str | None = None, sender: str | None = None) -> tuple[str, bytes]:
+        """A player's order mail, as their mail program writes it: ``(sender, raw)``."""
         self._n += 1
         block = [f"GAME {game_id}", f"SEAT {seat} {secret or self.secrets[(game_id, seat)]}"]
         if turn is not None:
@@ -185,8 +191,7 @@ class ScriptedTable:
         _mid, raw = compose(sender=address, to=self.server_address, subject=f"orders {self._n}", text=body,
                             domain="players.invalid", auto_submitted="auto-generated", date=self.app.ctx.now())
         # A person's mail: no Auto-Submitted, no marker of ours.
-        raw = re.sub(rb"(?im)^(Auto-Submitted|X-PBEM-Game|X-Auto-Response-Suppress):[^\r\n]*\r?\n", b"", raw)
-        await self.send_out.send(address, [self.server_address], raw)
+        return address, re.sub(rb"(?im)^(Auto-Submitted|X-PBEM-Game|X-Auto-Response-Suppress):[^\r\n]*\r?\n", b"", raw)
 
 
 def demo_config(root: Path) -> Config:

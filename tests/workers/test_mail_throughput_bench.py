@@ -1,8 +1,8 @@
 """A smoke run of `benchmarks/mail_throughput.py` at a tiny size: players mail their orders
 over SMTP, the daemon (SQLite) or two `pbem serve` worker processes (PostgreSQL, sharing
-the mailbox lease and the stored-mail queue) handle them; the benchmark's own check says
-that every mail was handled exactly once (one inbound row, one sheet and one reply sent
-each), and its figures are printed."""
+the mailbox lease and the stored-mail queue), each a process of its own, handle them; the
+benchmark's own check says that every mail was handled exactly once (one inbound row, one
+sheet and one reply sent each), and its figures are printed, the floor's with them."""
 
 from __future__ import annotations
 
@@ -21,12 +21,20 @@ import mail_throughput  # noqa: E402
 
 ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True)
 FILED = "order mails that file orders:       3 in"
+FLOOR = "the floor (no processing: the same 3 mails sent, IMAP FETCH + STORE, the daemon's reply ("
+
+
+def shares(out: str) -> list[int]:
+    """How many mails each daemon process handled in the timed burst (its line is the
+    last: the warm-up's comes first)."""
+    return [int(n) for n in out.rsplit("mails handled by each worker: ", 1)[1].split(")", 1)[0].split()]
 
 
 def test_one_daemon_on_sqlite_handles_every_mail_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     asyncio.run(mail_throughput.run(ARGS, f"sqlite:///{tmp_path}/pbem.sqlite", 1))
     out = capsys.readouterr().out
-    assert FILED in out, out
+    assert FILED in out and FLOOR in out, out
+    assert shares(out) == [3], out  # the daemon's own process handled them
 
 
 def test_two_workers_on_postgresql_handle_every_mail_once(capsys: pytest.CaptureFixture[str]) -> None:
@@ -37,7 +45,6 @@ def test_two_workers_on_postgresql_handle_every_mail_once(capsys: pytest.Capture
     url = base.set(database=f"{base.database}_mailbench").render_as_string(hide_password=False)
     asyncio.run(mail_throughput.run(ARGS, url, 2))
     out = capsys.readouterr().out
-    assert FILED in out, out
-    # the timed burst's line is the last: the warm-up's comes first
-    shares = out.rsplit("mails handled by each worker: ", 1)[1].split(")", 1)[0].split()
-    assert len(shares) == 2 and sum(map(int, shares)) == 3, out  # two workers, each mail handled by one
+    assert FILED in out and FLOOR in out, out
+    each = shares(out)
+    assert len(each) == 2 and sum(each) == 3, out  # two workers, each mail handled by one
