@@ -346,7 +346,7 @@ class Claims:
         """``stmt``'s rows, read on the claims' own connection (autocommit: a write is committed
         at once, and each statement sees what is committed, as a new session would). Kept for
         the worker's life on SQLite and by a single worker too: a connection of the pool a
-        statement cost its checkout (on PostgreSQL a ``SELECT 1`` of ``pool_pre_ping``), its
+        statement cost its checkout (on PostgreSQL a ``SELECT 1`` when idle, `ping_when_idle`), its
         BEGIN and COMMIT and its return (issue 17: the outbox marks each sent mail here)."""
         with self._guard:
             return _all(self._connection().execute(stmt, params))
