@@ -161,8 +161,8 @@ class _Worker(App):
     cycled: asyncio.Event
     handled = 0
 
-    async def cycle(self) -> CycleSummary:
-        summary = await super().cycle()
+    async def cycle(self, jobs: bool = True) -> CycleSummary:
+        summary = await super().cycle(jobs)
         self.cycled.set()
         return summary
 

@@ -16,6 +16,7 @@ import multiprocessing.connection
 import os
 import signal
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,6 +41,11 @@ log = logging.getLogger(__name__)
 
 #: A batch's replies are sent while it is handled, by a drain every this many mails (`App._drain_meanwhile`).
 DRAIN_EVERY = 8
+#: While mail keeps coming, the watcher's cycles run the time-driven jobs (deadlines, reminders,
+#: the purge) at most once in this many seconds; the scheduler's own job runs them as often. Each
+#: run reads every active game's open phase for its reminders: once per batch of mail, it cost
+#: 11-18 ms every few mails (200 games; benchmarks/mail_throughput.py) and grew with the games.
+JOBS_EVERY = 15.0
 
 _JOBS = ReportJob.__table__  # type: ignore[attr-defined]
 #: The pending report jobs, each logged once (`App._log_resolutions`).
@@ -147,6 +153,7 @@ class App:
         self._inbox_error = ""
         self._logged_jobs: set[int] = set()
         self._purged_at: datetime | None = None
+        self._jobs_at: float | None = None  # time.monotonic() of the jobs' last run
 
     @classmethod
     def from_config(cls, cfg: Config, ctx: Context | None = None,
@@ -376,6 +383,7 @@ class App:
         summary = summary or CycleSummary()
         if "deadlines" not in self.roles:
             return
+        self._jobs_at = time.monotonic()
         summary.resolved += await asyncio.to_thread(turns.resolve_due, self.ctx)
         summary.reminders += await asyncio.to_thread(turns.send_reminders, self.ctx)
         now = self.ctx.now()
@@ -494,9 +502,10 @@ class App:
             summary.sent += sent
         return sent
 
-    async def cycle(self) -> CycleSummary:
-        """One pass: fetch and process mail, resolve what is due, send the outbox.
-        A mail server that is down is logged; the rest of the cycle still runs."""
+    async def cycle(self, jobs: bool = True) -> CycleSummary:
+        """One pass: fetch and process mail, resolve what is due (``jobs``: false, the
+        deadline jobs are left to their next run), send the outbox. A mail server that is
+        down is logged; the rest of the cycle still runs."""
         summary = CycleSummary()
         try:
             await self.process_inbox(summary)  # takes the lock mail by mail
@@ -508,8 +517,9 @@ class App:
             log.log(logging.DEBUG if self._inbox_error else logging.WARNING, "inbox: %s", exc)
             self._inbox_error = str(exc)
         async with self._lock:
-            await self.run_jobs(summary)
-            await self.draw_reports(summary)
+            if jobs:
+                await self.run_jobs(summary)
+            await self.draw_reports(summary)  # a mail that ended a turn: its reports now
         await self._drain_logged(summary)  # takes the lock itself
         async with self._lock:
             await asyncio.to_thread(status.record_cycle, self.ctx, self.claims)  # the heartbeat `pbem status` reads
@@ -530,7 +540,7 @@ class App:
         delay = 1.0
         while not self._stop.is_set():
             try:
-                await self.cycle()
+                await self.cycle(jobs=self._jobs_due())
                 if "inbox" in self.roles and self.lease.held:
                     await self.inbox.wait(self.ctx.config.mail.poll_seconds)
                 else:  # not the mailbox reader: handle what it stores, try for the lease again soon
@@ -546,6 +556,11 @@ class App:
                 log.exception("mail watcher failed; retrying in %.0f s", delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 300.0)
+
+    def _jobs_due(self) -> bool:
+        """Whether the watcher's cycle runs the deadline jobs: not if they ran in the last
+        `JOBS_EVERY` seconds (mail coming fast would run them for every batch)."""
+        return self._jobs_at is None or time.monotonic() - self._jobs_at >= JOBS_EVERY
 
     async def _job(self, name: str) -> None:
         try:
