@@ -4,6 +4,7 @@ work sees it, as with ``pool_pre_ping``, while a busy worker's checkouts cost no
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -41,29 +42,29 @@ def _terminate(url: str, pid: int) -> None:
         assert admin.execute("SELECT pg_terminate_backend(%s, 10000)", (pid,)).fetchone() == (True,)
 
 
-def test_an_idle_connection_that_died_is_replaced_before_use() -> None:
+@pytest.fixture
+def dead() -> Iterator[tuple[Engine, Clock, int]]:
+    """A pool of one connection, just returned, whose backend is then terminated."""
     url = postgres_url()
     clock = Clock()
     engine = _engine(url, clock)
     try:
-        dead = _backend(engine)
-        _terminate(url, dead)
-        clock.now += PING_AFTER  # unused that long: pinged at checkout, found dead, replaced
-        assert _backend(engine) != dead
+        pid = _backend(engine)
+        _terminate(url, pid)
+        yield engine, clock, pid
     finally:
         engine.dispose()
 
 
-def test_a_connection_in_steady_use_is_not_pinged() -> None:
-    url = postgres_url()
-    clock = Clock()
-    engine = _engine(url, clock)
-    try:
-        dead = _backend(engine)
-        _terminate(url, dead)
-        clock.now += PING_AFTER / 2  # used a moment ago: handed out as it is, no round trip first
-        with pytest.raises(exc.OperationalError):  # the work itself meets the dead link
-            _backend(engine)
-        assert _backend(engine) != dead  # and the pool replaces it then
-    finally:
-        engine.dispose()
+def test_an_idle_connection_that_died_is_replaced_before_use(dead: tuple[Engine, Clock, int]) -> None:
+    engine, clock, pid = dead
+    clock.now += PING_AFTER  # unused that long: pinged at checkout, found dead, replaced
+    assert _backend(engine) != pid
+
+
+def test_a_connection_in_steady_use_is_not_pinged(dead: tuple[Engine, Clock, int]) -> None:
+    engine, clock, pid = dead
+    clock.now += PING_AFTER / 2  # used a moment ago: handed out as it is, no round trip first
+    with pytest.raises(exc.OperationalError):  # the work itself meets the dead link
+        _backend(engine)
+    assert _backend(engine) != pid  # and the pool replaces it then
