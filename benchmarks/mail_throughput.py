@@ -13,7 +13,13 @@
   daemon is, reads them with the daemon's IMAP calls (aioimaplib FETCH and STORE, one each
   a batch, IDLE between) and sends each a copy of a reply the daemon wrote in the warm-up
   below (aiosmtplib). Kriegspiel's first phase is sealed: each such mail also draws its
-  seat's preview map (and the reply carries it); ``--kind corteo`` files orders with no map.
+  seat's preview map (and the reply carries it); ``--kind corteo`` files orders with no map;
+* the CPU time a mail of every process on the path, for the floor (the players' side, the
+  mail server, its reader) and for pbem (the players' side, the mail server, the daemon's
+  processes and their children, on PostgreSQL their backends), and the one as a multiple of
+  the other: the rates follow the machine's speed, which wanders on a shared machine, this
+  ratio much less (on 2 cores, with every core busy, half the floor's rate is about twice
+  its CPU a mail).
 
 The daemon runs as `pbem serve` runs, in a process of its own (``App.serve``: IDLE on the
 inbox, a cycle when mail comes), and the players' mails, written before the timing, go out
@@ -185,18 +191,25 @@ class _Tally:
         self.statements += 1
 
 
+def _proc_cpu(pid: int | None) -> float:
+    """CPU seconds of a process so far (its every thread), from /proc; 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process so far (its every thread)."""
+    times = os.times()
+    return times.user + times.system
+
+
 def _children_cpu() -> float:
     """CPU seconds of this process's children (the mail reader, the map pool), from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for child in multiprocessing.active_children():
-        try:
-            with open(f"/proc/{child.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+    return sum(_proc_cpu(child.pid) for child in multiprocessing.active_children())
 
 
 def worker(url: str, width: int, kind: str, imap_port: int, smtp_port: int, warm_maps: bool,
@@ -230,8 +243,7 @@ async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: in
     while True:
         cmd = await asyncio.to_thread(conn.recv)
         if cmd == "cpu":
-            times = os.times()
-            conn.send((times.user + times.system, _children_cpu(), app.handled, tally.statements))
+            conn.send((_own_cpu(), _children_cpu(), app.handled, tally.statements))
         elif cmd == "rss":
             conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         elif cmd == "stop":
@@ -333,16 +345,19 @@ def _progress(conn: Any, mark: str, after: tuple[int, int]) -> tuple[int, int, i
     return tuple(conn.execute(_PROGRESS.replace("%s", mark), after).fetchone())
 
 
-async def burst(ctx: Context, workers: Workers, table: ScriptedTable, sends: Mails,
-                timeout: float = 600.0) -> tuple[int, float]:
+async def burst(ctx: Context, workers: Workers, server: MailServerProcess, table: ScriptedTable, sends: Mails,
+                timeout: float = 600.0) -> tuple[int, float, float]:
     """Send every mail (written beforehand) while the daemon runs; done when every mail is
     handled, every reply sent, no outbox row queued and no report job pending (polled on a
-    connection of the benchmark's own)."""
+    connection of the benchmark's own). Returns the mails, the wall time and the CPU time
+    a mail of every process on the path (the players' side here, the mail server, the
+    daemon's processes and, on PostgreSQL, their backends)."""
     n = len(sends)
     after = last_ids(ctx)
     url = ctx.config.database.url
     with _poller(url) as (poll, mark):
         own0, kids0, handled0, sql0 = await workers.cpu()
+        here0, mail0 = _own_cpu(), _proc_cpu(server.pid)
         with BackendClock(url) if is_shared(url) else nullcontext(None) as backends:
             start = time.perf_counter()
             for _game, _seat, sender, raw in sends:
@@ -357,20 +372,24 @@ async def burst(ctx: Context, workers: Workers, table: ScriptedTable, sends: Mai
                                          f"{queued} queued, {pending} report jobs pending")
                 await asyncio.sleep(0.02)
             end = time.perf_counter()
+        here1, mail1 = _own_cpu(), _proc_cpu(server.pid)
         own1, kids1, handled1, sql1 = await workers.cpu()
         if backends is not None:
             backends.seen.pop(poll.info.backend_pid, None)
     ms = 1000 / n
     who, database = "the daemon's process", ""
+    everything = (own1 - own0) + (kids1 - kids0) + (here1 - here0) + (mail1 - mail0)
     if backends is not None:
         who = f"the {len(workers.procs)} workers' processes"
         database = f", their PostgreSQL backends {backends.seconds * ms:.1f} ms"
+        everything += backends.seconds
     print(f"  (players' SMTP sends {sent_at - start:.2f} s, then fetch+process+reply {end - sent_at:.2f} s more; "
           f"{who}: {(own1 - own0) * ms:.1f} ms of CPU a mail, their mail readers and map pools "
           f"{(kids1 - kids0) * ms:.1f} ms{database}; {(sql1 - sql0) / n:.0f} SQL statements a mail; "
-          f"mails handled by each worker: {' '.join(str(b - a) for a, b in zip(handled0, handled1))})")
+          f"mails handled by each worker: {' '.join(str(b - a) for a, b in zip(handled0, handled1))}; "
+          f"the mail server {(mail1 - mail0) * ms:.1f} ms, the players' side {(here1 - here0) * ms:.1f} ms)")
     check_once(ctx, after, sends)
-    return n, end - start
+    return n, end - start, everything / n
 
 
 def _dsn(url: str) -> str:
@@ -405,7 +424,7 @@ async def _floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, co
     inbox = ImapInbox("127.0.0.1", imap_port, FLOOR, "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", smtp_port)
     await inbox.connect()
-    conn.send("ready")
+    conn.send(_own_cpu())  # ready
     got = 0
     while got < n:
         mails = await inbox.fetch_new()
@@ -415,33 +434,36 @@ async def _floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, co
         got += len(mails)
         if not mails:
             await inbox.wait(0.2)
-    conn.send("done")
+    conn.send(_own_cpu())  # done
     await inbox.close()
     await sender.close()
 
 
-async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> float:
+async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tuple[float, float]:
     """Mails per second through the bare path, measured as the daemon is: the players send
     the very mails of the burst (to a mailbox of the floor's own) while a process of its
-    own reads them and sends each a copy of a reply the daemon wrote (`floor_reader`)."""
+    own reads them and sends each a copy of a reply the daemon wrote (`floor_reader`); and
+    the CPU time a mail of its every process (the players' side, the mail server, the reader)."""
     spawn = multiprocessing.get_context("spawn")
     mine, theirs = spawn.Pipe()
     reader = spawn.Process(target=floor_reader, args=(server.imap_port, server.smtp_port, len(mails), reply, theirs))
     reader.start()
     sender = SmtpSender("127.0.0.1", server.smtp_port)
     try:
-        assert await asyncio.to_thread(mine.recv) == "ready"
+        reader0 = await asyncio.to_thread(mine.recv)  # ready: its CPU so far
+        here0, mail0 = _own_cpu(), _proc_cpu(server.pid)
         start = time.perf_counter()
         for _game, _seat, address, raw in mails:
             await sender.send(address, [FLOOR], raw)
-        assert await asyncio.to_thread(mine.recv) == "done"
+        reader1 = await asyncio.to_thread(mine.recv)  # done
         took = time.perf_counter() - start
+        cpu = (reader1 - reader0) + (_own_cpu() - here0) + (_proc_cpu(server.pid) - mail0)
     finally:
         await sender.close()
         await asyncio.to_thread(reader.join, 10)
         if reader.is_alive():
             reader.terminate()
-    return len(mails) / took
+    return len(mails) / took, cpu / len(mails)
 
 
 def as_sent(raw: bytes) -> bytes:
@@ -493,21 +515,24 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
         # compiled. Order mails of games of their own first, not timed (with workers: each
         # is likely to take some; the line below says how many each did).
         print(f"warm-up, not timed: {len(warm_ids)} order mails of games of their own")
-        await burst(ctx, workers, table, write(table, [(g, first, default_text(ctx, g, first)) for g in warm_ids]))
+        await burst(ctx, workers, server, table, write(table, [(g, first, default_text(ctx, g, first)) for g in warm_ids]))
         reply = as_sent((await table.collect_all())[first][-1].raw)  # the daemon's answer to an order mail
         if second is not None:
             sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids])
-            floor = await raw_floor(server, sends, reply)
+            floor, floor_cpu = await raw_floor(server, sends, reply)
             print(f"the floor (no processing: the same {len(sends)} mails sent, IMAP FETCH + STORE, the daemon's "
-                  f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s")
-            n, took = await burst(ctx, workers, table, sends)
+                  f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s, {floor_cpu * 1000:.1f} ms of CPU "
+                  f"a mail in all its processes")
+            n, took, cpu = await burst(ctx, workers, server, table, sends)
             preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
             print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
-                  f"({n / took / floor:.0%} of the floor){'; each draws its seat a preview map' if preview else ''}")
+                  f"({n / took / floor:.0%} of the floor; {cpu * 1000:.1f} ms of CPU a mail in all the processes on "
+                  f"the path, {cpu / floor_cpu:.2f} times the floor's)"
+                  f"{'; each draws its seat a preview map' if preview else ''}")
             if args.orders_only:
                 return
             sends = write(table, [(g, second, default_text(ctx, g, second)) for g in ids])
-            n, took = await burst(ctx, workers, table, sends)
+            n, took, _ = await burst(ctx, workers, server, table, sends)
             print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
                   f"(each: resolution, map, {len(seats)} reports)")
         await table.collect_all()
@@ -519,7 +544,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
                 game = store.get_game(s, g)
                 awaited = rules.phase(store.state_of(game)).awaiting
             movers.append((g, awaited[0], default_text(ctx, g, awaited[0])))
-        n, took = await burst(ctx, workers, table, write(table, movers))
+        n, took, _ = await burst(ctx, workers, server, table, write(table, movers))
         print(f"move mails (one seat, turn resolves): {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
         await table.collect_all()
         print(f"peak memory (RSS) of the daemon's process(es): "

@@ -57,6 +57,11 @@ class MailServerProcess:
         self._lock = threading.Lock()
         self.imap_port = self.smtp_port = 0
 
+    @property
+    def pid(self) -> int | None:
+        """The server's process (its CPU time is read from /proc by the benchmarks)."""
+        return self._proc.pid
+
     async def start(self) -> None:
         self._proc.start()
         self.imap_port, self.smtp_port = await asyncio.to_thread(self._conn.recv)
