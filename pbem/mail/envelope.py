@@ -236,7 +236,7 @@ def _parse(text: str) -> Envelope:
                 continue  # a quote inside the quote
         elif line_depth:
             continue  # quoted lines inside an unquoted block are ignored
-        content = body.split("#", 1)[0].strip()  # _strip_comment
+        content = _strip_comment(body)
         if command is not None and command.name in _TEXT_COMMANDS and content.lower() not in _END:
             # the announcement's or the message's own words up to END, blank lines and '#' kept
             if len(body) > MAX_LINE or len(orders) >= MAX_ORDER_LINES:
@@ -248,7 +248,7 @@ def _parse(text: str) -> Envelope:
             continue
         last_lineno = lineno
         tokens = content.split()
-        key = tokens[0].rstrip(":").lower()  # _keyword
+        key = _keyword(tokens[0])
         if lineno == 1 or key in _KEYWORDS:  # else the usual order line: no keyword to look for
             if lineno == 1:
                 if len(tokens) < 2:
