@@ -286,45 +286,59 @@ class App:
         return count
 
     async def _handle_stored(self, summary: CycleSummary) -> None:
-        """The stored mails this worker can claim, each handled in one transaction."""
-        while (claimed := await asyncio.to_thread(self._claim)) is not None:
-            row_id, raw, over = claimed
-            with logjson.about_mail(mail=row_id) as about:
-                handed = False  # to the thread that handles the mail and releases its claim
+        """The stored mails this worker can claim, a few at a time (`queue.claim`), each handled
+        in one transaction, the mail reader reading the next while one is handled (as on
+        SQLite). Once the batch is over its claims are given back in one statement: those
+        handed to their handling as done, the rest (the worker was stopped) as never tried."""
+        while batch := await asyncio.to_thread(self._claim):
+            tried: list[int] = []
+            try:
+                for claimed in batch:
+                    result = await self._handle_one_stored(claimed, tried)
+                    summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+                    self._drain_meanwhile(summary)
+            finally:
+                await asyncio.to_thread(self._give_back, batch, tried)
+
+    async def _handle_one_stored(self, claimed: queue.Claimed, tried: list[int]) -> inbound.Handled:
+        """One claimed mail: its verdict waited for without the database lock, then handled
+        under it (``tried`` gets its row as it is handed over). A cancelled caller waits for
+        the handling begun, so that its claim is never given back while it runs."""
+        with logjson.about_mail(mail=claimed.row_id) as about:
+            known, over = self.inspector.poll(claimed.raw)  # never waits: read ahead (`_claim`)
+            if not known:
+                over = await asyncio.to_thread(self.inspector.check, claimed.raw)
+            async with self._lock:
+                handling = asyncio.ensure_future(asyncio.to_thread(self._handle, claimed.raw, claimed.row_id, over))
+                tried.append(claimed.row_id)
                 try:
-                    async with self._lock:
-                        handed = True
-                        result = await asyncio.to_thread(self._handle_claimed, row_id, raw, over)
-                finally:
-                    if not handed:  # cancelled before: the claim is released all the same
-                        await asyncio.to_thread(queue.done, self.ctx, self.claims, row_id)
-                about.update(game=result.game_id)
-                if result.status == "orders":
-                    about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
-                    log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
-                             about["seat"], result.inbound_id)
-            summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
-            self._drain_meanwhile(summary)
+                    result = await asyncio.shield(handling)
+                except asyncio.CancelledError:
+                    await asyncio.gather(handling, return_exceptions=True)
+                    raise
+            about.update(game=result.game_id)
+            if result.status == "orders":
+                about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
+                log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
+                         about["seat"], result.inbound_id)
+            return result
 
-    def _claim(self) -> tuple[int, bytes, str | None] | None:
-        """The next stored mail this worker can claim, read under its time budget (the
-        verdict of `budget.Inspector.check`): one thread hop, the database lock not held."""
-        claimed = queue.claim(self.ctx, self.claims)
-        if claimed is None:
-            return None
-        row_id, raw = claimed
-        try:
-            return row_id, raw, self.inspector.check(raw)
-        except BaseException:
-            queue.done(self.ctx, self.claims, row_id)
-            raise
+    def _claim(self) -> list[queue.Claimed]:
+        """The next stored mails this worker can claim, handed to the mail reader to be read
+        under their time budget (`budget.Inspector.ahead`) while the first is handled."""
+        batch = queue.claim(self.ctx, self.claims)
+        self.inspector.ahead([claimed.raw for claimed in batch])
+        return batch
 
-    def _handle_claimed(self, row_id: int, raw: bytes, over: str | None) -> inbound.Handled:
-        """A claimed mail handled, then its claim released (`queue.done`), in one hop."""
+    def _give_back(self, batch: Sequence[queue.Claimed], tried: Sequence[int]) -> None:
+        """The batch's claims given back: the mails handed to their handling as done, the
+        rest as never tried (`queue.release`)."""
+        untried = [claimed.row_id for claimed in batch if claimed.row_id not in tried]
         try:
-            return self._handle(raw, row_id, over)
+            queue.done(self.ctx, self.claims, tried)
         finally:
-            queue.done(self.ctx, self.claims, row_id)
+            if untried:
+                queue.release(self.ctx, self.claims, untried)
 
     async def _one_mail(self, fetched: Any) -> inbound.Handled:
         """One mail; every line logged meanwhile names it (and its game and seat once known)."""

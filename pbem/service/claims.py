@@ -88,20 +88,24 @@ class FirstFree:
 
 
 def first_free(kind: int, listed: Any) -> FirstFree:
-    """The statement of `Claims.take_first`: the first id of ``listed`` (a select of ids, in
-    order) whose claim of work ``kind`` this connection takes, but for the ids bound as
-    ``skip``; built once by the caller. The lock is tried on the listed rows one by one, the
-    outer LIMIT stopping at the first taken (a volatile function is not pushed into a LIMITed
-    subquery)."""
+    """The statement of `Claims.take_some`: the first ids of ``listed`` (a select of ids, in
+    order) whose claims of work ``kind`` this connection takes, at most ``:want`` of them, but
+    for the ids bound as ``skip``; built once by the caller. The lock is tried on the listed
+    rows one by one, the outer LIMIT stopping once enough are taken (a volatile function is not
+    pushed into a LIMITed subquery)."""
     waiting = listed.subquery("waiting")
     stmt = (columns(waiting.c[0]).where(waiting.c[0].not_in(bindparam("skip", expanding=True)),
-                                        func.pg_try_advisory_lock(kind, waiting.c[0])).limit(1))
+                                        func.pg_try_advisory_lock(kind, waiting.c[0])).limit(bindparam("want")))
     return FirstFree(stmt, listed)
 
 
 #: `Claims.take_instead` with one claim to give back, made once.
 _SWAP = columns(func.pg_advisory_unlock(bindparam("k"), bindparam("before")),
                 func.pg_try_advisory_lock(bindparam("k"), bindparam("row_id")))
+
+
+#: `Claims.give_back_some`: the claims on the rows bound as ``row_ids`` given back.
+_UNLOCK_SOME = text("SELECT pg_advisory_unlock(:k, r) FROM unnest(CAST(:row_ids AS integer[])) AS r")
 
 
 #: `_listing` and `_marking` statements, made once for each statement they wrap.
@@ -295,21 +299,33 @@ class Claims:
             return None
         return rows[0]
 
-    def take_first(self, ctx: Context, kind: int, candidates: FirstFree, skip: Collection[int] = ()) -> int | None:
-        """Claim the first free row of ``candidates`` (`first_free`'s statement for ``kind``) in
-        one statement: the ids are tried in turn, and the first claimed is the answer (None: all
-        are other workers'; ``skip``: ids not to try). The caller reads the row again under the
-        claim."""
+    def take_some(self, ctx: Context, kind: int, candidates: FirstFree, want: int,
+                  skip: Collection[int] = ()) -> list[int]:
+        """Claim the first ``want`` free rows of ``candidates`` (`first_free`'s statement for
+        ``kind``) in one statement: the ids are tried in turn, those claimed are the answer (none:
+        all are other workers'; ``skip``: ids not to try). The caller reads the rows again under
+        the claims."""
         with self._guard:
             held = [r for k, r in self._held if k == kind] + list(skip) or [0]
             if not self.shared:
-                found = [i for i in self._unshared_read(ctx, candidates.listed) if i not in held]
-                got = found[0] if found else None
+                got = [i for i in self._unshared_read(ctx, candidates.listed) if i not in held][:want]
             else:
-                got = self._connection().execute(candidates.statement, {"skip": held}).scalar()
-            if got is not None:
-                self._held.add((kind, got))
+                got = list(self._connection().execute(candidates.statement, {"skip": held, "want": want}).scalars())
+            self._held.update((kind, i) for i in got)
             return got
+
+    def give_back_some(self, kind: int, row_ids: Collection[int], stmt: Any = None,
+                       params: dict[str, Any] | None = None) -> None:
+        """Give back the claims of ``kind`` on ``row_ids`` in one statement: ``stmt``, a statement
+        of the caller's own that releases the claims bound as ``row_ids`` (and does more:
+        `pbem.service.queue.done`), or one of ours. A claim whose statement failed stays held
+        (a lost connection released it already; `_connection` then starts anew)."""
+        with self._guard:
+            mine = [r for r in row_ids if (kind, r) in self._held]
+            if mine and (self.shared or stmt is not None):
+                self._connection().execute(stmt if stmt is not None else _UNLOCK_SOME,
+                                           {**(params or {}), "k": kind, "row_ids": mine})
+            self._held.difference_update((kind, r) for r in mine)
 
     def execute(self, ctx: Context, stmt: Any, params: dict[str, Any] | None = None) -> list[Any]:
         """``stmt``'s rows (an INSERT, UPDATE or DELETE too, committed at once): one statement

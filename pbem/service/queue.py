@@ -4,7 +4,10 @@ The mailbox reader (`pbem.service.lease`) only stores each mail — a row under 
 its bytes (`pbem.service.receipt.receipt_key`), status ``stored``, the mail itself sealed in
 ``held`` — commits, and marks it \\Seen. Any worker then claims a stored mail
 (`pbem.service.claims`), marks it ``processing`` and hands it to `pbem.service.inbound.handle`:
-one transaction per mail under its dedupe key, as on SQLite. A mail found ``processing`` and
+one transaction per mail under its dedupe key, as on SQLite. A worker claims a few stored
+mails at once (`BATCH`: one statement claims them, one marks them, one gives them back once
+handled, instead of three a mail); a mail it gives back untried (it was stopped first) is
+marked as it was before, not counted as a try. A mail found ``processing`` and
 not claimed was in the hands of a worker that died: it gets one more try (``retrying``); found
 ``retrying``, it was there at two deaths, and is recorded as ``error`` and never read again —
 the rules of `pbem.service.receipt`, with the database instead of the mailbox as the queue.
@@ -13,8 +16,10 @@ the rules of `pbem.service.receipt`, with the database instead of the mailbox as
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from collections.abc import Collection
 
-from sqlalchemy import bindparam, case, func, update
+from sqlalchemy import bindparam, case, func, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import col, select
 
@@ -38,27 +43,49 @@ TWICE = "the worker stopped twice while processing it: not read again"
 _TABLE = InboundMail.__table__  # type: ignore[attr-defined]
 _KNOWN = select(_TABLE.c.id, _TABLE.c.status, _TABLE.c.game_id).where(_TABLE.c.dedupe_key == bindparam("key"))
 _WAITING = first_free(INBOUND, select(_TABLE.c.id).where(_TABLE.c.status.in_(WAITING)).order_by(_TABLE.c.id).limit(64))
-#: The claimed mail read again and marked at once: stored -> processing; processing (its worker
-#: died) -> retrying, one more try; retrying (two deaths) -> error, its bytes dropped. The new
-#: status says which, as the old one did.
-_MARK = (update(_TABLE).where(_TABLE.c.id == bindparam("row_id"), _TABLE.c.status.in_(WAITING),
+#: Stored mails a worker claims at once (`claim`): enough that the three statements of a batch
+#: cost little a mail, few enough that several workers share a burst.
+BATCH = 8
+#: The claimed mails read again and marked at once: stored -> processing; processing (its
+#: worker died) -> retrying, one more try; retrying (two deaths) -> error, its bytes dropped.
+#: The new status says which, as the old one did.
+_MARK = (update(_TABLE).where(_TABLE.c.id.in_(bindparam("row_ids", expanding=True)), _TABLE.c.status.in_(WAITING),
                               _TABLE.c.held.is_not(None))
          .values(status=case((_TABLE.c.status == STORED, PROCESSING), (_TABLE.c.status == PROCESSING, RETRYING),
                              else_="error"),
                  held=case((_TABLE.c.status == RETRYING, None), else_=_TABLE.c.held),
                  note=case((_TABLE.c.status == RETRYING, TWICE), else_=_TABLE.c.note))
-         .returning(_TABLE.c.status, _TABLE.c.held))
+         .returning(_TABLE.c.id, _TABLE.c.status, _TABLE.c.held))
 #: A new mail: its row, and the NOTIFY that wakes the other workers, in one transaction (a
 #: mail on record already inserts nothing and wakes nobody).
 _NEW = (insert(_TABLE).values({c.name: bindparam(f"new_{c.name}", type_=c.type) for c in _TABLE.c if c.name != "id"})
         .on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key]).returning(_TABLE.c.id).cte("stored"))
 _STORE = select(_NEW.c.id, func.pg_notify(wakeup.CHANNEL, ""))
-#: The handled mail's sealed copy dropped, and its claim with it once the row is locked by this
-#: UPDATE: a worker claiming it meanwhile marks it only after this commits (its UPDATE waits
-#: for the row), and then finds it handled (`_MARK` reads the row as committed).
-_DROP = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=None)
-_GONE = update(_TABLE).where(_TABLE.c.id == bindparam("row_id")).values(held=None).returning(_TABLE.c.id).cte("gone")
-_DONE = select(func.pg_advisory_unlock(INBOUND, _GONE.c.id))
+#: The claims of the mails bound as ``row_ids`` given back (`Claims.give_back_some`), in one
+#: statement with what became of them: `_DONE`, a mail whose outcome is committed loses its
+#: sealed copy (one still waiting, whose handling failed, keeps it: it is tried again as after a
+#: worker's death); `_UNTRIED`, a mail never handed to its handling is marked as it was before
+#: the claim. Each UPDATE locks its rows before the claims are given back (the scalar subquery
+#: runs first): a worker that claims one meanwhile marks it only after this commits, and reads
+#: what this statement left.
+_WAITING_SQL = ", ".join(f"'{status}'" for status in WAITING)
+_GIVE_BACK = (" SELECT pg_advisory_unlock(:k, r) FROM unnest(CAST(:row_ids AS integer[])) AS r"
+              " WHERE (SELECT count(*) FROM changed) >= 0")
+_DONE = text(f"WITH changed AS (UPDATE {_TABLE.name} SET held = NULL WHERE id = ANY(CAST(:row_ids AS integer[]))"
+             f" AND status NOT IN ({_WAITING_SQL}) RETURNING id)" + _GIVE_BACK)
+_UNTRIED = text(f"WITH changed AS (UPDATE {_TABLE.name} SET status = CASE status WHEN '{PROCESSING}' THEN '{STORED}'"
+                f" ELSE '{PROCESSING}' END WHERE id = ANY(CAST(:row_ids AS integer[]))"
+                f" AND status IN ('{PROCESSING}', '{RETRYING}') AND held IS NOT NULL RETURNING id)" + _GIVE_BACK)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A stored mail this worker claimed and marked: its row, its bytes, and whether this is
+    its last try (a worker died with it before)."""
+
+    row_id: int
+    raw: bytes
+    retry: bool = False
 
 
 def new_row(ctx: Context, raw: bytes) -> dict[str, object]:
@@ -87,38 +114,38 @@ def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | N
     return Handled("duplicate", "already processed", known[0][2], known[0][0])
 
 
-def claim(ctx: Context, claims: Claims) -> tuple[int, bytes] | None:
-    """The next stored mail for this worker, marked ``processing``; None: nothing to do."""
+def claim(ctx: Context, claims: Claims, want: int = BATCH) -> list[Claimed]:
+    """The next stored mails for this worker, up to ``want``, marked ``processing``; none:
+    nothing to do. Three statements whatever their number: the claims, the marks, and the
+    give-back of those found handled meanwhile or dropped (`TWICE`)."""
     atrest.attach(ctx.engine, ctx.config)  # the key that opens ``held``
     passed: set[int] = set()  # rows found not to be claimed after all: not tried again
-    while (row_id := claims.take_first(ctx, INBOUND, _WAITING, passed)) is not None:
-        marked = claims.execute(ctx, _MARK, {"row_id": row_id})
-        if not marked or marked[0][0] == "error":
-            if marked:
-                log.error("inbound mail %s: %s", row_id, TWICE)
-            claims.give_back(INBOUND, row_id)  # not marked: handled meanwhile by its holder
-            passed.add(row_id)
-            continue
-        status, raw = marked[0]
-        if status == RETRYING:
-            log.warning("inbound mail %s was being processed when its worker stopped: one more try", row_id)
-        return row_id, raw
-    return None
+    while row_ids := claims.take_some(ctx, INBOUND, _WAITING, want, passed):
+        marked = {row.id: row for row in claims.execute(ctx, _MARK, {"row_ids": row_ids})}
+        got: list[Claimed] = []
+        for row_id in row_ids:
+            row = marked.get(row_id)
+            if row is None or row.status == "error":  # not marked: handled meanwhile by its holder
+                if row is not None:
+                    log.error("inbound mail %s: %s", row_id, TWICE)
+                passed.add(row_id)
+                continue
+            if row.status == RETRYING:
+                log.warning("inbound mail %s was being processed when its worker stopped: one more try", row_id)
+            got.append(Claimed(row_id, row.held, row.status == RETRYING))
+        claims.give_back_some(INBOUND, [r for r in row_ids if r in passed])
+        if got:
+            return got
+    return []
 
 
-def done(ctx: Context, claims: Claims, row_id: int) -> None:
-    """The mail is handled (its row says how): drop the sealed copy and the claim."""
-    if not claims.shared:
-        try:
-            claims.execute(ctx, _DROP, {"row_id": row_id})
-        finally:
-            claims.give_back(INBOUND, row_id)
-        return
-    released = False
-    try:
-        released = bool(claims.execute(ctx, _DONE, {"row_id": row_id}))  # one statement, the claim released
-    finally:
-        if released:
-            claims.given_back(INBOUND, row_id)
-        else:  # no row, or the statement failed: released on its own
-            claims.give_back(INBOUND, row_id)
+def done(ctx: Context, claims: Claims, row_ids: Collection[int]) -> None:
+    """The mails were handed to their handling, which is over: the sealed copies of those
+    whose outcome is committed dropped, and every claim given back, in one statement."""
+    claims.give_back_some(INBOUND, row_ids, _DONE if claims.shared else None)
+
+
+def release(ctx: Context, claims: Claims, row_ids: Collection[int]) -> None:
+    """The mails were claimed but never handed to their handling (the worker was stopped):
+    marked as they were before the claim, not a try, and given back, in one statement."""
+    claims.give_back_some(INBOUND, row_ids, _UNTRIED if claims.shared else None)

@@ -129,28 +129,28 @@ def test_a_stored_mail_is_handled_by_one_worker_and_retried_once_after_deaths(tw
     assert queue.store(ctx_a, raw) is None
     assert queue.store(ctx_a, raw) is None  # fetched again before it was handled: stored once
     a, b, c = Claims(ctx_a.engine), Claims(ctx_b.engine), Claims(ctx_b.engine)
-    claimed = queue.claim(ctx_a, a)
-    assert claimed is not None and claimed[1] == raw
-    assert queue.claim(ctx_b, b) is None  # a is at it
+    [claimed] = queue.claim(ctx_a, a)
+    assert claimed.raw == raw and not claimed.retry
+    assert queue.claim(ctx_b, b) == []  # a is at it
     a._conn.invalidate()  # a dies with it
-    _released(ctx_b, claims.INBOUND, claimed[0])
-    again = queue.claim(ctx_b, b)
-    assert again is not None and again[0] == claimed[0]
+    _released(ctx_b, claims.INBOUND, claimed.row_id)
+    [again] = queue.claim(ctx_b, b)
+    assert again.row_id == claimed.row_id and again.retry
     with ctx_b.session() as s:
-        assert (row := s.get(InboundMail, claimed[0])) is not None and row.status == "retrying"
+        assert (row := s.get(InboundMail, claimed.row_id)) is not None and row.status == "retrying"
     b._conn.invalidate()  # and b too
-    _released(ctx_b, claims.INBOUND, claimed[0])
-    assert queue.claim(ctx_b, c) is None
+    _released(ctx_b, claims.INBOUND, claimed.row_id)
+    assert queue.claim(ctx_b, c) == []
     with ctx_b.session() as s:
-        row = s.get(InboundMail, claimed[0])
+        row = s.get(InboundMail, claimed.row_id)
         assert row is not None and row.status == "error" and row.held is None
     c.close()
 
 
 def test_a_stored_row_is_the_models_and_done_releases_the_claim(two: tuple[Context, Context]) -> None:
     """queue.store writes the row the model makes (every default), one row for a mail fetched
-    twice; queue.done drops the sealed copy and releases the claim in the same statement: the
-    other worker may take it at once, and finds the mail handled."""
+    twice; queue.done drops the sealed copy of a handled mail and releases the claim in the
+    same statement: the other worker may take it at once, and finds the mail handled."""
     from pbem.db.models import InboundMail
     from pbem.service import queue
     from pbem.service.receipt import receipt_key
@@ -166,22 +166,94 @@ def test_a_stored_row_is_the_models_and_done_releases_the_claim(two: tuple[Conte
     expected = InboundMail(id=row.id, dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx_a.now(),
                            status="stored", held=raw)
     assert row.model_dump() == expected.model_dump()
-    claimed = queue.claim(ctx_a, a)
-    assert claimed == (row.id, raw)
+    assert queue.claim(ctx_a, a) == [queue.Claimed(row.id, raw)]
     with ctx_b.session() as s:  # what inbound.handle commits
         got = s.get(InboundMail, row.id)
         assert got is not None
         got.status = "command"
         s.add(got)
         s.commit()
-    queue.done(ctx_a, a, claimed[0])
+    queue.done(ctx_a, a, [row.id])
     assert not [h for h in a._held if h[0] == claims.INBOUND]
-    assert b.take(claims.INBOUND, claimed[0])  # released
-    assert queue.claim(ctx_b, Claims(ctx_b.engine)) is None  # handled: nothing to claim
+    assert b.take(claims.INBOUND, row.id)  # released
+    assert queue.claim(ctx_b, Claims(ctx_b.engine)) == []  # handled: nothing to claim
     with ctx_b.session() as s:
-        done = s.get(InboundMail, claimed[0])
+        done = s.get(InboundMail, row.id)
         assert done is not None and done.held is None and done.status == "command"
     assert queue.store(ctx_a, raw, a) is not None  # handled already: a duplicate now
+    a.close()
+    b.close()
+
+
+def _stored(ctx: Context, n: int) -> list[bytes]:
+    from pbem.service import queue
+
+    raws = [f"From: nora@players.example\r\nTo: pbem@localhost\r\nSubject: {i}\r\n\r\nHELP\r\n".encode()
+            for i in range(n)]
+    for raw in raws:
+        assert queue.store(ctx, raw) is None
+    return raws
+
+
+def _statuses(ctx: Context) -> dict[bytes, tuple[str, bool]]:
+    """Each stored mail's status, and whether its sealed copy is kept, by its receipt key."""
+    from pbem.db.models import InboundMail
+
+    with ctx.session() as s:
+        return {row.dedupe_key: (row.status, row.held is not None) for row in s.exec(select(InboundMail))}
+
+
+def test_a_worker_claims_a_batch_and_another_the_next(two: tuple[Context, Context]) -> None:
+    """queue.claim: up to BATCH stored mails in order, marked processing; a second worker
+    takes the ones after, never one of the first's."""
+    from pbem.service import queue
+
+    ctx_a, ctx_b = two
+    raws = _stored(ctx_a, queue.BATCH + 3)
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    first = queue.claim(ctx_a, a)
+    second = queue.claim(ctx_b, b)
+    assert [c.raw for c in first] == raws[:queue.BATCH]
+    assert [c.raw for c in second] == raws[queue.BATCH:]
+    assert queue.claim(ctx_b, b, 1) == []  # every one is claimed
+    assert {status for status, _held in _statuses(ctx_a).values()} == {"processing"}
+    a.close()
+    b.close()
+
+
+def test_a_mail_claimed_and_never_handed_over_is_given_back_as_it_was(two: tuple[Context, Context]) -> None:
+    """A worker stopped before it handed a claimed mail to its handling (queue.release) leaves
+    it as it found it: stored (a mail on its last try: processing, its one more try kept), its
+    sealed copy kept; the next worker handles it. A mail handed over whose handling failed
+    (queue.done, its row still processing) keeps its copy too, tried again as after a death;
+    only a mail whose outcome is committed loses it."""
+    from pbem.db.models import InboundMail
+    from pbem.service import queue
+    from pbem.service.receipt import receipt_key
+
+    ctx_a, ctx_b = two
+    raws = _stored(ctx_a, 3)
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    handled, failed, untried = queue.claim(ctx_a, a)
+    with ctx_b.session() as s:  # what inbound.handle commits for the first; the second's failed
+        got = s.get(InboundMail, handled.row_id)
+        assert got is not None
+        got.status = "orders"
+        s.add(got)
+        s.commit()
+    queue.done(ctx_a, a, [handled.row_id, failed.row_id])
+    queue.release(ctx_a, a, [untried.row_id])
+    assert not a._held
+    after = _statuses(ctx_b)
+    assert after[receipt_key(raws[0])] == ("orders", False)
+    assert after[receipt_key(raws[1])] == ("processing", True)
+    assert after[receipt_key(raws[2])] == ("stored", True)
+    again = queue.claim(ctx_b, b)
+    assert [(c.raw, c.retry) for c in again] == [(raws[1], True), (raws[2], False)]
+    queue.release(ctx_b, b, [c.row_id for c in again])  # stopped again before either was handed over
+    after = _statuses(ctx_b)
+    assert after[receipt_key(raws[1])] == ("processing", True)  # its one more try is still to come
+    assert after[receipt_key(raws[2])] == ("stored", True)
     a.close()
     b.close()
 

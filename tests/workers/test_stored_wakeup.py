@@ -43,7 +43,7 @@ def test_a_stored_mail_wakes_a_listening_worker(ctx: Context) -> None:
             assert await listener.wait(10)  # well before a worker's next try for the lease
             claims = Claims(ctx.engine)
             claimed = await asyncio.to_thread(queue.claim, ctx, claims)
-            assert claimed is not None and claimed[1] == RAW
+            assert [c.raw for c in claimed] == [RAW]
             claims.close()
         finally:
             await asyncio.to_thread(listener.stop)
