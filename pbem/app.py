@@ -255,8 +255,9 @@ class App:
             return len(mails)
 
     async def _store_and_handle(self, summary: CycleSummary) -> int:
-        """Workers on PostgreSQL: the mailbox reader stores each mail and marks it \\Seen;
-        then this worker handles the stored mails it can claim, one transaction each."""
+        """Workers on PostgreSQL: the mailbox reader stores the mails it fetched (a statement for
+        many, `queue.store_many`) and marks them \\Seen; then this worker handles the stored
+        mails it can claim, one transaction each."""
         count = 0
         got: inbound.Handled | None
         if await asyncio.to_thread(self.lease.hold):
@@ -264,17 +265,20 @@ class App:
                 mails = await self.inbox.fetch_new()
                 stored: list[int] = []
                 try:
-                    for fetched in mails:
+                    for fetched in mails:  # too big to be fetched: on record at once, with its head
                         if fetched.raw is None:
                             async with self._lock:
                                 got = await asyncio.to_thread(inbound.record_oversized, self.ctx, fetched.uid,
                                                               fetched.uidvalidity, fetched.size, fetched.head)
-                        else:
-                            got = await asyncio.to_thread(queue.store, self.ctx, fetched.raw, self.claims)
-                        if got is not None:
-                            summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
+                            self._count(summary, got)
+                            stored.append(fetched.uid)
+                    whole = {fetched.uid: fetched.raw for fetched in mails if fetched.raw is not None}
+                    if whole:  # the rest in a few statements (`queue.store_many`)
+                        for got in await asyncio.to_thread(queue.store_many, self.ctx, list(whole.values()),
+                                                           self.claims):
+                            self._count(summary, got)
                         checkpoint("inbound.after-commit")
-                        stored.append(fetched.uid)
+                        stored += whole
                 finally:  # one STORE \Seen for the batch, after every mail's commit
                     await self.inbox.mark_seen_many(stored)
                 count = len(mails)
@@ -284,6 +288,12 @@ class App:
         finally:
             await self._drained()
         return count
+
+    @staticmethod
+    def _count(summary: CycleSummary, got: inbound.Handled | None) -> None:
+        """A mail the reader stored (None: handled later, by a worker) or handled at once."""
+        if got is not None:
+            summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
 
     async def _handle_stored(self, summary: CycleSummary) -> None:
         """The stored mails this worker can claim, a few at a time (`queue.claim`), each handled

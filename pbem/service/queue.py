@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from collections.abc import Collection
+from collections.abc import Collection, Iterator, Sequence
+from typing import Any
 
 from sqlalchemy import bindparam, case, func, text, update
 from sqlalchemy.dialects.postgresql import insert
@@ -56,11 +57,28 @@ _MARK = (update(_TABLE).where(_TABLE.c.id.in_(bindparam("row_ids", expanding=Tru
                  held=case((_TABLE.c.status == RETRYING, None), else_=_TABLE.c.held),
                  note=case((_TABLE.c.status == RETRYING, TWICE), else_=_TABLE.c.note))
          .returning(_TABLE.c.id, _TABLE.c.status, _TABLE.c.held))
-#: A new mail: its row, and the NOTIFY that wakes the other workers, in one transaction (a
-#: mail on record already inserts nothing and wakes nobody).
-_NEW = (insert(_TABLE).values({c.name: bindparam(f"new_{c.name}", type_=c.type) for c in _TABLE.c if c.name != "id"})
-        .on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key]).returning(_TABLE.c.id).cte("stored"))
-_STORE = select(_NEW.c.id, func.pg_notify(wakeup.CHANNEL, ""))
+#: Mails stored in one statement at most (`store_many`), and their bytes at most (a chunk ends
+#: with the mail that reaches them).
+STORE_ROWS = 50
+STORE_BYTES = 8 * 1024 * 1024
+#: `_storing` statements, by their number of mails.
+_STORING: dict[int, Any] = {}
+
+
+def _storing(count: int) -> Any:
+    """The statement that stores ``count`` new mails: their rows, and the NOTIFY that wakes the
+    other workers, in one transaction (a mail on record already inserts nothing; the NOTIFY of
+    each row inserted is one notice, PostgreSQL folds a transaction's same notices into one).
+    Made once for each count (`_STORING`); its parameters are `_parameters`'."""
+    if count not in _STORING:
+        columns = [c for c in _TABLE.c if c.name != "id"]
+        rows = [{c.name: bindparam(f"new_{i}_{c.name}", type_=c.type) for c in columns} for i in range(count)]
+        new = (insert(_TABLE).values(rows).on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key])
+               .returning(_TABLE.c.id, _TABLE.c.dedupe_key).cte("stored"))
+        _STORING[count] = select(new.c.id, new.c.dedupe_key, func.pg_notify(wakeup.CHANNEL, ""))
+    return _STORING[count]
+
+
 #: The claims of the mails bound as ``row_ids`` given back (`Claims.give_back_some`), in one
 #: statement with what became of them: `_DONE`, a mail whose outcome is committed loses its
 #: sealed copy (one still waiting, whose handling failed, keeps it: it is tried again as after a
@@ -88,29 +106,58 @@ class Claimed:
     retry: bool = False
 
 
-def new_row(ctx: Context, raw: bytes) -> dict[str, object]:
-    """The parameters of `_STORE` for ``raw``: its row as the model makes it (every column's
-    default), to be inserted by core, ``held`` sealed with the key at rest."""
+def _parameters(ctx: Context, raws: Sequence[bytes]) -> dict[str, object]:
+    """The parameters of `_storing` for ``raws``: each row as the model makes it (every
+    column's default), to be inserted by core, ``held`` sealed with the key at rest."""
     atrest.attach(ctx.engine, ctx.config)  # the key that seals ``held``
-    row = InboundMail(dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
-    return {f"new_{c.name}": getattr(row, c.name) for c in _TABLE.c if c.name != "id"}
+    params: dict[str, object] = {}
+    for i, raw in enumerate(raws):
+        row = InboundMail(dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
+        params.update({f"new_{i}_{c.name}": getattr(row, c.name) for c in _TABLE.c if c.name != "id"})
+    return params
 
 
 def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | None:
-    """Put the mail on record, to be handled by a worker (None); a mail on record already
-    and handled is a duplicate. One statement: the row (the key's unique index the duplicate
-    check) and the other workers' wake-up (`wakeup`), committed together."""
-    key = receipt_key(raw)
+    """`store_many` for one mail."""
+    return store_many(ctx, [raw], claims)[0]
+
+
+def store_many(ctx: Context, raws: Sequence[bytes], claims: Claims | None = None) -> list[Handled | None]:
+    """Put the mails on record, each to be handled by a worker (None); a mail on record
+    already and handled is a duplicate. One statement for `STORE_ROWS` mails: their rows (the
+    key's unique index the duplicate check) and the other workers' wake-up (`wakeup`),
+    committed together; one more for each mail on record already."""
     mine = claims if claims is not None else Claims(ctx.engine)
+    got: list[Handled | None] = []
     try:
-        if mine.execute(ctx, _STORE, new_row(ctx, raw)):
-            return None
-        known = mine.execute(ctx, _KNOWN, {"key": key})
+        for chunk in _chunks(raws):
+            keys = [receipt_key(raw) for raw in chunk]
+            new = {row.dedupe_key for row in mine.execute(ctx, _storing(len(chunk)), _parameters(ctx, chunk))}
+            got += [None if key in new else _known(ctx, mine, key) for key in keys]
     finally:
         if claims is None:
             mine.close()
+    return got
+
+
+def _chunks(raws: Sequence[bytes]) -> Iterator[Sequence[bytes]]:
+    """``raws`` in runs of `STORE_ROWS` mails and about `STORE_BYTES` at most."""
+    start, size = 0, 0
+    for end, raw in enumerate(raws, 1):
+        size += len(raw)
+        if end - start >= STORE_ROWS or size >= STORE_BYTES:
+            yield raws[start:end]
+            start, size = end, 0
+    if start < len(raws):
+        yield raws[start:]
+
+
+def _known(ctx: Context, claims: Claims, key: str) -> Handled | None:
+    """A mail not stored because its key is on record: waiting (None: a worker has it or will),
+    or handled already (a duplicate)."""
+    known = claims.execute(ctx, _KNOWN, {"key": key})
     if not known or known[0][1] in WAITING:
-        return None  # stored already: a worker has it or will
+        return None
     return Handled("duplicate", "already processed", known[0][2], known[0][0])
 
 

@@ -258,6 +258,37 @@ def test_a_mail_claimed_and_never_handed_over_is_given_back_as_it_was(two: tuple
     b.close()
 
 
+def test_the_reader_stores_a_batch_in_few_statements(two: tuple[Context, Context],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """queue.store_many: a statement for every STORE_ROWS mails; a mail fetched twice in one
+    batch is stored once (twice in one statement: no error, no statement more), one handled
+    already is a duplicate, one still waiting is left to its worker (one statement more each
+    to say which)."""
+    from sqlalchemy import event
+
+    from pbem.db.models import InboundMail
+    from pbem.service import queue
+    from pbem.service.receipt import receipt_key
+
+    ctx_a, _ = two
+    monkeypatch.setattr(queue, "STORE_ROWS", 3)
+    handled, waiting, *new = _stored(ctx_a, 2) + [f"From: x@y.example\r\nSubject: n{i}\r\n\r\nHELP\r\n".encode()
+                                                 for i in range(4)]
+    with ctx_a.session() as s:
+        row = s.exec(select(InboundMail).where(InboundMail.dedupe_key == receipt_key(handled))).one()
+        row.status = "orders"
+        s.add(row)
+        s.commit()
+    statements: list[str] = []
+    event.listen(ctx_a.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    got = queue.store_many(ctx_a, [new[0], new[0], handled, new[1], waiting, new[2], new[3]])
+    assert [g.status if g is not None else None for g in got] == [None, None, "duplicate", None, None, None, None]
+    assert got[2] is not None and got[2].inbound_id == row.id
+    inserts = [st for st in statements if "INSERT" in st]
+    assert len(inserts) == 3 and len(statements) == 3 + 2  # 7 mails, 3 a statement; the two on record looked up
+    assert [status for status, _held in _statuses(ctx_a).values()].count("stored") == 1 + 4
+
+
 def test_the_next_outbox_row_is_claimed_instead_of_the_last(two: tuple[Context, Context]) -> None:
     """Claims.take_instead: the row before is given back and the next taken in one statement."""
     ctx_a, ctx_b = two
