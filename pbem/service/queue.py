@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, text, update
-from sqlalchemy.dialects.postgresql import insert
-from sqlmodel import col, select
+from sqlalchemy import bindparam, case, text, update
+from sqlmodel import select
 
 from pbem.db.models import InboundMail
 from pbem.service import atrest, wakeup
@@ -69,13 +68,17 @@ def _storing(count: int) -> Any:
     """The statement that stores ``count`` new mails: their rows, and the NOTIFY that wakes the
     other workers, in one transaction (a mail on record already inserts nothing; the NOTIFY of
     each row inserted is one notice, PostgreSQL folds a transaction's same notices into one).
-    Made once for each count (`_STORING`); its parameters are `_parameters`'."""
+    Made once for each count (`_STORING`); its parameters are `_parameters`'. Written as text
+    with typed parameters: SQLAlchemy does not cache a multi-row INSERT it builds (it compiled
+    the statement anew for every batch, ~0.5 ms a mail)."""
     if count not in _STORING:
         columns = [c for c in _TABLE.c if c.name != "id"]
-        rows = [{c.name: bindparam(f"new_{i}_{c.name}", type_=c.type) for c in columns} for i in range(count)]
-        new = (insert(_TABLE).values(rows).on_conflict_do_nothing(index_elements=[_TABLE.c.dedupe_key])
-               .returning(_TABLE.c.id, _TABLE.c.dedupe_key).cte("stored"))
-        _STORING[count] = select(new.c.id, new.c.dedupe_key, func.pg_notify(wakeup.CHANNEL, ""))
+        rows = ", ".join("(" + ", ".join(f":new_{i}_{c.name}" for c in columns) + ")" for i in range(count))
+        sql = (f"WITH stored AS (INSERT INTO {_TABLE.name} ({', '.join(c.name for c in columns)}) VALUES {rows}"
+               f" ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, dedupe_key)"
+               f" SELECT id, dedupe_key, pg_notify('{wakeup.CHANNEL}', '') FROM stored")
+        _STORING[count] = text(sql).bindparams(*[bindparam(f"new_{i}_{c.name}", type_=c.type)
+                                                 for i in range(count) for c in columns])
     return _STORING[count]
 
 
