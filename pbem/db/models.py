@@ -199,8 +199,17 @@ class RollRow(SQLModel, table=True):
     value: int
 
 
+#: `InboundMail`'s waiting statuses, as its partial index says them.
+WAITING_MAIL = "status IN ('stored', 'processing', 'retrying')"
+
+
 class InboundMail(SQLModel, table=True):
     __tablename__ = "inbound"
+    #: The stored mails still waiting for a worker (PostgreSQL, `pbem.service.queue`), in order:
+    #: a worker's claim lists them on this index, which holds only them, not by scanning every
+    #: mail ever handled. The statuses are `pbem.service.queue.WAITING`'s.
+    __table_args__ = (Index("ix_inbound_waiting", "id", postgresql_where=text(WAITING_MAIL),
+                            sqlite_where=text(WAITING_MAIL)),)
     id: Optional[int] = Field(default=None, primary_key=True)
     dedupe_key: str = Field(unique=True, index=True)
     message_id: str = ""

@@ -33,6 +33,8 @@ from pbem.service.replies import Handled
 log = logging.getLogger(__name__)
 
 STORED = "stored"
+#: The statuses of a mail waiting for a worker (the partial index `ix_inbound_waiting` lists them:
+#: `pbem.db.models.WAITING_MAIL`).
 WAITING = (STORED, PROCESSING, RETRYING)
 #: Why a mail found ``retrying`` is not read again.
 TWICE = "the worker stopped twice while processing it: not read again"

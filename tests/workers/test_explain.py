@@ -83,3 +83,39 @@ def test_a_query_without_an_index_is_caught(engine: Any) -> None:
         conn.execute(text("SET enable_seqscan = off"))
         nodes = _plan(conn, select(OutboxMail).where(OutboxMail.subject == "hello"))
     assert any(n.startswith("Seq Scan") for n in nodes), nodes
+
+
+def test_the_waiting_mails_are_listed_on_their_own_index(engine: Any) -> None:
+    """A worker's claim lists the stored mails still waiting, in order (`pbem.service.queue`):
+    on the partial index that holds only them, not along the primary key past every mail ever
+    handled (which no sequential scan would have betrayed: the key's index scan filtered them)."""
+    from pbem.service import queue
+
+    rows = [{"dedupe_key": f"receipt:{i}", "status": "orders" if i < 5000 else "stored", "note": ""}
+            for i in range(5010)]
+    with engine.begin() as conn:
+        conn.execute(InboundMail.__table__.insert(), rows)  # type: ignore[attr-defined]
+        conn.execute(text("ANALYZE inbound"))
+    try:
+        sql = str(queue._WAITING.listed.compile(dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}))
+        with engine.connect() as conn:
+            plan = conn.execute(text("EXPLAIN (FORMAT JSON) " + sql)).scalar()
+        found: list[str] = []
+
+        def walk(node: dict[str, Any]) -> None:
+            found.extend([node["Index Name"]] if "Index Name" in node else [])
+            for child in node.get("Plans", []):
+                walk(child)
+
+        walk((plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"])
+        assert found == ["ix_inbound_waiting"], plan
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM inbound"))
+
+
+def test_the_waiting_index_names_the_queues_statuses() -> None:
+    from pbem.db.models import WAITING_MAIL
+    from pbem.service import queue
+
+    assert WAITING_MAIL == f"status IN ({', '.join(repr(status) for status in queue.WAITING)})"
