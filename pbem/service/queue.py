@@ -50,9 +50,13 @@ _WAITING = first_free(INBOUND, select(_TABLE.c.id).where(_TABLE.c.status.in_(WAI
 BATCH = 8
 #: The claimed mails read again and marked at once: stored -> processing; processing (its
 #: worker died) -> retrying, one more try; retrying (two deaths) -> error, its bytes dropped.
-#: The new status says which, as the old one did.
+#: The new status says which, as the old one did. A dead worker's mail is marked only as the
+#: first of a batch (``:first``): a dead worker leaves its whole batch ``processing``, the one it
+#: had in hand and those it never began, and two of them marked together would share the next
+#: death (a mail that crashes the worker would take the others of its batch with it to `TWICE`).
 _MARK = (update(_TABLE).where(_TABLE.c.id.in_(bindparam("row_ids", expanding=True)), _TABLE.c.status.in_(WAITING),
-                              _TABLE.c.held.is_not(None))
+                              _TABLE.c.held.is_not(None),
+                              (_TABLE.c.status == STORED) | (_TABLE.c.id == bindparam("first")))
          .values(status=case((_TABLE.c.status == STORED, PROCESSING), (_TABLE.c.status == PROCESSING, RETRYING),
                              else_="error"),
                  held=case((_TABLE.c.status == RETRYING, None), else_=_TABLE.c.held),
@@ -169,23 +173,26 @@ def _known(ctx: Context, claims: Claims, key: str) -> Handled | None:
 def claim(ctx: Context, claims: Claims, want: int = BATCH) -> list[Claimed]:
     """The next stored mails for this worker, up to ``want``, marked ``processing``; none:
     nothing to do. Three statements whatever their number: the claims, the marks, and the
-    give-back of those found handled meanwhile or dropped (`TWICE`)."""
+    give-back of those found handled meanwhile, dropped (`TWICE`) or a dead worker's but the
+    first (`_MARK`: taken back one at a time, each the first of a later claim)."""
     atrest.attach(ctx.engine, ctx.config)  # the key that opens ``held``
     passed: set[int] = set()  # rows found not to be claimed after all: not tried again
-    while row_ids := claims.take_some(ctx, INBOUND, _WAITING, want, passed):
-        marked = {row.id: row for row in claims.execute(ctx, _MARK, {"row_ids": row_ids})}
+    while row_ids := sorted(claims.take_some(ctx, INBOUND, _WAITING, want, passed)):
+        marked = {row.id: row for row in claims.execute(ctx, _MARK, {"row_ids": row_ids, "first": row_ids[0]})}
         got: list[Claimed] = []
         for row_id in row_ids:
             row = marked.get(row_id)
-            if row is None or row.status == "error":  # not marked: handled meanwhile by its holder
-                if row is not None:
-                    log.error("inbound mail %s: %s", row_id, TWICE)
-                passed.add(row_id)
+            if row is not None and row.status != "error":
+                if row.status == RETRYING:
+                    log.warning("inbound mail %s was being processed when its worker stopped: one more try", row_id)
+                got.append(Claimed(row_id, row.held, row.status == RETRYING))
                 continue
-            if row.status == RETRYING:
-                log.warning("inbound mail %s was being processed when its worker stopped: one more try", row_id)
-            got.append(Claimed(row_id, row.held, row.status == RETRYING))
-        claims.give_back_some(INBOUND, [r for r in row_ids if r in passed])
+            if row is not None:
+                log.error("inbound mail %s: %s", row_id, TWICE)
+            if row is not None or row_id == row_ids[0]:
+                passed.add(row_id)  # dropped, or not marked as the first: handled meanwhile
+            # not marked, not the first: a dead worker's, or handled meanwhile (the first next time)
+        claims.give_back_some(INBOUND, [r for r in row_ids if r not in marked or marked[r].status == "error"])
         if got:
             return got
     return []

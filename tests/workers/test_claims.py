@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import select
 
 from pbem.config import from_mapping
-from pbem.db.models import OutboxMail
+from pbem.db.models import InboundMail, OutboxMail
 from pbem.db.session import make_engine
 from pbem.errors import ConfigError
 from pbem.service import claims, games
@@ -121,7 +121,6 @@ def _released(ctx: Context, kind: int, row_id: int) -> None:
 def test_a_stored_mail_is_handled_by_one_worker_and_retried_once_after_deaths(two: tuple[Context, Context]) -> None:
     """pbem.service.queue: the reader stores, a worker claims; a worker that dies with it
     leaves it to the next (one more try), two deaths make it an error, never read again."""
-    from pbem.db.models import InboundMail
     from pbem.service import queue
 
     ctx_a, ctx_b = two
@@ -151,7 +150,6 @@ def test_a_stored_row_is_the_models_and_done_releases_the_claim(two: tuple[Conte
     """queue.store writes the row the model makes (every default), one row for a mail fetched
     twice; queue.done drops the sealed copy of a handled mail and releases the claim in the
     same statement: the other worker may take it at once, and finds the mail handled."""
-    from pbem.db.models import InboundMail
     from pbem.service import queue
     from pbem.service.receipt import receipt_key
 
@@ -197,7 +195,6 @@ def _stored(ctx: Context, n: int) -> list[bytes]:
 
 def _statuses(ctx: Context) -> dict[bytes, tuple[str, bool]]:
     """Each stored mail's status, and whether its sealed copy is kept, by its receipt key."""
-    from pbem.db.models import InboundMail
 
     with ctx.session() as s:
         return {row.dedupe_key: (row.status, row.held is not None) for row in s.exec(select(InboundMail))}
@@ -227,7 +224,6 @@ def test_a_mail_claimed_and_never_handed_over_is_given_back_as_it_was(two: tuple
     sealed copy kept; the next worker handles it. A mail handed over whose handling failed
     (queue.done, its row still processing) keeps its copy too, tried again as after a death;
     only a mail whose outcome is committed loses it."""
-    from pbem.db.models import InboundMail
     from pbem.service import queue
     from pbem.service.receipt import receipt_key
 
@@ -258,6 +254,48 @@ def test_a_mail_claimed_and_never_handed_over_is_given_back_as_it_was(two: tuple
     b.close()
 
 
+def test_a_mail_that_kills_its_worker_twice_takes_no_other_mail_of_its_batch_with_it(
+        two: tuple[Context, Context]) -> None:
+    """A worker dies in the middle of a batch, twice on the same mail (a mail that crashes
+    the process): that mail becomes an error, never read again; the others of its batch,
+    never begun, are each handled: a dead worker's mails are taken back one at a time, with
+    the stored ones after them, so that no two of them share the next death."""
+    from pbem.service import queue
+    from pbem.service.receipt import receipt_key
+
+    ctx_a, ctx_b = two
+    poison, *others = _stored(ctx_a, 4)
+    first = Claims(ctx_a.engine)
+    assert [c.raw for c in queue.claim(ctx_a, first)] == [poison, *others]
+    first._conn.invalidate()  # dies on the first mail
+    _released(ctx_b, claims.INBOUND, 1)
+    second = Claims(ctx_b.engine)
+    again = queue.claim(ctx_b, second)
+    assert [(c.raw, c.retry) for c in again] == [(poison, True)]  # the one in hand alone
+    second._conn.invalidate()  # dies on it again
+    _released(ctx_b, claims.INBOUND, again[0].row_id)
+    handled = []
+    for _ in range(len(others) + 1):
+        worker = Claims(ctx_b.engine)
+        batch = queue.claim(ctx_b, worker)
+        if not batch:
+            break
+        handled += [c.raw for c in batch]
+        with ctx_b.session() as s:  # what inbound.handle commits
+            for c in batch:
+                row = s.get(InboundMail, c.row_id)
+                assert row is not None
+                row.status = "orders"
+                s.add(row)
+            s.commit()
+        queue.done(ctx_b, worker, [c.row_id for c in batch])
+        worker.close()
+    assert handled == others
+    after = _statuses(ctx_b)
+    assert after[receipt_key(poison)] == ("error", False)
+    assert [after[receipt_key(raw)] for raw in others] == [("orders", False)] * len(others)
+
+
 def test_the_reader_stores_a_batch_in_few_statements(two: tuple[Context, Context],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """queue.store_many: a statement for every STORE_ROWS mails; a mail fetched twice in one
@@ -266,7 +304,6 @@ def test_the_reader_stores_a_batch_in_few_statements(two: tuple[Context, Context
     to say which)."""
     from sqlalchemy import event
 
-    from pbem.db.models import InboundMail
     from pbem.service import queue
     from pbem.service.receipt import receipt_key
 
