@@ -300,7 +300,7 @@ class App:
         in one transaction, the mail reader reading the next while one is handled (as on
         SQLite). Once the batch is over its claims are given back in one statement: those
         handed to their handling as done, the rest (the worker was stopped) as never tried."""
-        while batch := await asyncio.to_thread(self._claim):
+        while batch := await self._claim_batch():
             tried: list[int] = []
             try:
                 for claimed in batch:
@@ -332,6 +332,18 @@ class App:
                 log.info("game %s: orders accepted from seat %s (inbound mail %s)", result.game_id,
                          about["seat"], result.inbound_id)
             return result
+
+    async def _claim_batch(self) -> list[queue.Claimed]:
+        """`_claim` in its thread; cancelled meanwhile, it waits for the claims being taken and
+        gives them back as never tried (the thread claims and marks whatever happens here)."""
+        claiming = asyncio.ensure_future(asyncio.to_thread(self._claim))
+        try:
+            return await asyncio.shield(claiming)
+        except asyncio.CancelledError:
+            taken = (await asyncio.gather(claiming, return_exceptions=True))[0]
+            if isinstance(taken, list) and taken:
+                await asyncio.to_thread(self._give_back, taken, [])
+            raise
 
     def _claim(self) -> list[queue.Claimed]:
         """The next stored mails this worker can claim, handed to the mail reader to be read

@@ -8,6 +8,8 @@ copy while still ``processing``: no worker could read it again, and its IMAP cop
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -45,18 +47,36 @@ def ctx(tmp_path) -> Iterator[Context]:  # type: ignore[no-untyped-def]
     context.engine.dispose()
 
 
-def test_a_worker_stopped_mid_batch_gives_its_untried_mails_back_as_stored(ctx: Context) -> None:
+def _stored(ctx: Context) -> list[bytes]:
     raws = [f"From: nora@players.example\r\nTo: pbem@localhost\r\nSubject: {i}\r\n\r\nHELP\r\n".encode()
             for i in range(3)]
     for raw in raws:
         assert queue.store(ctx, raw) is None
+    return raws
+
+
+def _given_back_untried(ctx: Context, app: App, raws: list[bytes]) -> None:
+    """Every claim given back, every mail stored as before, and taken by the next worker as
+    never tried."""
+    assert not app.claims._held
+    with ctx.session() as s:
+        rows = list(s.exec(select(InboundMail).order_by(InboundMail.id)))  # type: ignore[arg-type]
+    assert [(row.status, row.held) for row in rows] == [("stored", raw) for raw in raws]
+    other = Claims(ctx.engine)
+    assert [(c.raw, c.retry) for c in queue.claim(ctx, other)] == [(raw, False) for raw in raws]
+    other.close()
+    app.claims.close()
+
+
+def test_a_worker_stopped_mid_batch_gives_its_untried_mails_back_as_stored(ctx: Context) -> None:
+    raws = _stored(ctx)
     app = App(ctx, _NoMail(), _NoMail())  # type: ignore[arg-type]
 
     async def run() -> None:
         await app._lock.acquire()  # another unit of database work is under way
         worker = asyncio.create_task(app._handle_stored(CycleSummary()))
         for _ in range(500):  # mail claimed, the first waiting for the lock
-            if [h for h in app.claims._held if h[0] == claims.INBOUND]:
+            if [h for h in app.claims._held if h[0] == claims.INBOUND] and app._lock._waiters:
                 break
             await asyncio.sleep(0.01)
         else:
@@ -66,11 +86,30 @@ def test_a_worker_stopped_mid_batch_gives_its_untried_mails_back_as_stored(ctx: 
             await worker
 
     asyncio.run(run())
-    assert not app.claims._held
-    with ctx.session() as s:
-        rows = list(s.exec(select(InboundMail).order_by(InboundMail.id)))  # type: ignore[arg-type]
-    assert [(row.status, row.held) for row in rows] == [("stored", raw) for raw in raws]
-    other = Claims(ctx.engine)
-    assert [(c.raw, c.retry) for c in queue.claim(ctx, other)] == [(raw, False) for raw in raws]
-    other.close()
-    app.claims.close()
+    _given_back_untried(ctx, app, raws)
+
+
+def test_a_worker_stopped_while_it_claims_gives_the_claimed_mails_back(ctx: Context) -> None:
+    """Stopped while the claim's thread is at work: the claims it takes are given back too (the
+    thread goes on when its caller is cancelled)."""
+    raws = _stored(ctx)
+    app = App(ctx, _NoMail(), _NoMail())  # type: ignore[arg-type]
+    claiming, claimed = app._claim, threading.Event()
+
+    def slow_claim() -> list[queue.Claimed]:
+        batch = claiming()
+        claimed.set()
+        time.sleep(0.5)  # the caller is cancelled now
+        return batch
+
+    app._claim = slow_claim  # type: ignore[method-assign]
+
+    async def run() -> None:
+        worker = asyncio.create_task(app._handle_stored(CycleSummary()))
+        assert await asyncio.to_thread(claimed.wait, 30)
+        worker.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await worker
+
+    asyncio.run(run())
+    _given_back_untried(ctx, app, raws)
