@@ -20,7 +20,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from sqlalchemy import select
 
@@ -38,6 +38,7 @@ from pbem.service.lease import TRY_SECONDS, MailboxLease
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: A batch's replies are sent while it is handled, by a drain every this many mails (`App._drain_meanwhile`).
 DRAIN_EVERY = 8
@@ -119,6 +120,21 @@ class _LockFreeSending:
             return await self.outgoing.send(mail_from, recipients, raw)
         finally:
             await self.hold()  # cancelled while waiting: not held, and not released again
+
+
+async def _whole(func: Callable[..., T], *args: Any, undo: Callable[[T], object] | None = None) -> T:
+    """``func(*args)`` in a thread, awaited to its end even when the caller is cancelled
+    meanwhile (a thread goes on regardless): its work is then undone by ``undo`` (given its
+    result), and the cancellation goes on. The claims of stored mail are never given back
+    while the thread that takes them, or handles their mail, still runs."""
+    running = asyncio.ensure_future(asyncio.to_thread(func, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        result = (await asyncio.gather(running, return_exceptions=True))[0]
+        if undo is not None and not isinstance(result, BaseException):
+            await asyncio.to_thread(undo, result)
+        raise
 
 
 class App:
@@ -241,8 +257,7 @@ class App:
             committed: list[int] = []
             try:
                 for fetched in mails:
-                    result = await self._one_mail(fetched)
-                    summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+                    self._count(summary, await self._one_mail(fetched))
                     checkpoint("inbound.after-commit")
                     committed.append(fetched.uid)
                     self._drain_meanwhile(summary)
@@ -291,7 +306,7 @@ class App:
 
     @staticmethod
     def _count(summary: CycleSummary, got: inbound.Handled | None) -> None:
-        """A mail the reader stored (None: handled later, by a worker) or handled at once."""
+        """A mail handled (None: stored by the mailbox reader, handled later by a worker)."""
         if got is not None:
             summary.handled[got.status] = summary.handled.get(got.status, 0) + 1
 
@@ -304,8 +319,7 @@ class App:
             tried: list[int] = []
             try:
                 for claimed in batch:
-                    result = await self._handle_one_stored(claimed, tried)
-                    summary.handled[result.status] = summary.handled.get(result.status, 0) + 1
+                    self._count(summary, await self._handle_one_stored(claimed, tried))
                     self._drain_meanwhile(summary)
             finally:
                 await asyncio.to_thread(self._give_back, batch, tried)
@@ -319,13 +333,8 @@ class App:
             if not known:
                 over = await asyncio.to_thread(self.inspector.check, claimed.raw)
             async with self._lock:
-                handling = asyncio.ensure_future(asyncio.to_thread(self._handle, claimed.raw, claimed.row_id, over))
                 tried.append(claimed.row_id)
-                try:
-                    result = await asyncio.shield(handling)
-                except asyncio.CancelledError:
-                    await asyncio.gather(handling, return_exceptions=True)
-                    raise
+                result = await _whole(self._handle, claimed.raw, claimed.row_id, over)
             about.update(game=result.game_id)
             if result.status == "orders":
                 about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
@@ -334,16 +343,9 @@ class App:
             return result
 
     async def _claim_batch(self) -> list[queue.Claimed]:
-        """`_claim` in its thread; cancelled meanwhile, it waits for the claims being taken and
-        gives them back as never tried (the thread claims and marks whatever happens here)."""
-        claiming = asyncio.ensure_future(asyncio.to_thread(self._claim))
-        try:
-            return await asyncio.shield(claiming)
-        except asyncio.CancelledError:
-            taken = (await asyncio.gather(claiming, return_exceptions=True))[0]
-            if isinstance(taken, list) and taken:
-                await asyncio.to_thread(self._give_back, taken, [])
-            raise
+        """`_claim` in its thread; cancelled meanwhile, the claims it takes are given back as
+        never tried."""
+        return await _whole(self._claim, undo=lambda taken: self._give_back(taken, []))
 
     def _claim(self) -> list[queue.Claimed]:
         """The next stored mails this worker can claim, handed to the mail reader to be read

@@ -209,11 +209,6 @@ class Claims:
             except Exception:  # a lost connection released it already
                 log.debug("releasing claim %s/%s failed", kind, row_id, exc_info=True)
 
-    def given_back(self, kind: int, row_id: int) -> None:
-        """The claim was released by a statement of the caller's own (on `execute`)."""
-        with self._guard:
-            self._held.discard((kind, row_id))
-
     def give_back_all(self, kind: int, keep: Collection[int] = ()) -> None:
         """Give back every claim of ``kind`` but those on the rows ``keep`` (work done and
         committed, that nobody can take again: `pbem.service.outbox.drain` keeps the sent rows'

@@ -190,8 +190,9 @@ def claim(ctx: Context, claims: Claims, want: int = BATCH) -> list[Claimed]:
             if row is not None:
                 log.error("inbound mail %s: %s", row_id, TWICE)
             if row is not None or row_id == row_ids[0]:
-                passed.add(row_id)  # dropped, or not marked as the first: handled meanwhile
-            # not marked, not the first: a dead worker's, or handled meanwhile (the first next time)
+                passed.add(row_id)  # dropped (TWICE), or the first yet not marked: handled meanwhile
+            # else not marked and not the first: a dead worker's (taken as the first next time),
+            # or handled meanwhile
         claims.give_back_some(INBOUND, [r for r in row_ids if r not in marked or marked[r].status == "error"])
         if got:
             return got
