@@ -485,7 +485,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
         remake_database(url)
     cfg = config(url, args.width)
     ctx = Context(engine=make_engine(cfg.database.url), config=cfg)
-    server = MailServerProcess()  # a mail server of its own, as in a real deployment
+    server = MailServerProcess(collector=False)  # a mail server of its own, as in a real deployment
     await server.start()
     inbox = ImapInbox("127.0.0.1", server.imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", server.smtp_port)

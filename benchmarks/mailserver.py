@@ -4,6 +4,7 @@ CPU and memory are then its own, as with a real mail server."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import resource
 import threading
@@ -13,8 +14,11 @@ from typing import Any
 from pbem.mail.embedded import EmbeddedMailServer
 
 
-def _mail_server_main(conn: Connection) -> None:
-    """The child: an embedded mail server (in memory) on free ports, driven over a pipe."""
+def _mail_server_main(conn: Connection, collector: bool = True) -> None:
+    """The child: an embedded mail server (in memory) on free ports, driven over a pipe.
+    ``collector``: False, Python's cyclic collector off (`MailServerProcess`)."""
+    if not collector:
+        gc.disable()
     asyncio.run(_mail_server(conn))
 
 
@@ -48,12 +52,18 @@ async def _mail_server(conn: Connection) -> None:
 
 class MailServerProcess:
     """The embedded mail server in a child process, so that the daemon's memory is its own.
-    Its fault injection (``fail_next``, ``drop_connections``) and ``messages`` over a pipe."""
+    Its fault injection (``fail_next``, ``drop_connections``) and ``messages`` over a pipe.
 
-    def __init__(self) -> None:
+    ``collector=False`` turns Python's cyclic collector off in it, for a benchmark that
+    measures the mail path's speed: the server keeps every mail in memory, and each full
+    collection walked all of them (thousands of mails: half its CPU a mail, and pauses of
+    0.5-1.7 s that stalled every client at once, `mail_throughput.py`), which a real mail
+    server does not do. Its memory then grows by its cyclic garbage: for a run of minutes."""
+
+    def __init__(self, collector: bool = True) -> None:
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_mail_server_main, args=(child,), daemon=True)
+        self._proc = ctx.Process(target=_mail_server_main, args=(child, collector), daemon=True)
         self._lock = threading.Lock()
         self.imap_port = self.smtp_port = 0
 
