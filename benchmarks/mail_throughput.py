@@ -21,6 +21,10 @@
   ratio much less (on 2 cores, with every core busy, half the floor's rate is about twice
   its CPU a mail).
 
+The mail server (the embedded one, every mail in memory, in a process of its own) runs without
+Python's cyclic collector, whose full collections walked every mail it held and stalled every
+client at once (`mailserver.MailServerProcess`): a real mail server does not pause so.
+
 The daemon runs as `pbem serve` runs, in a process of its own (``App.serve``: IDLE on the
 inbox, a cycle when mail comes), and the players' mails, written before the timing, go out
 from this process while it runs: mail comes while mail is handled, as it does to a daemon in
