@@ -470,6 +470,14 @@ async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tu
     return len(mails) / took, cpu / len(mails)
 
 
+def times_the_floor(cpu: float, floor_cpu: float) -> str:
+    """The path's CPU a mail as a multiple of the floor's. The CPU clocks count in ticks of
+    10 ms: the floor of a few mails may read 0, and then there is no multiple to tell."""
+    if floor_cpu <= 0:
+        return "no times the floor's: the floor's CPU below the clock's tick"
+    return f"{cpu / floor_cpu:.2f} times the floor's"
+
+
 def as_sent(raw: bytes) -> bytes:
     """A mail as the daemon sent it: the trace fields the receiving server put on top left out."""
     return _TRACE.sub(b"", raw, count=1)
@@ -531,7 +539,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
             preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
             print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
                   f"({n / took / floor:.0%} of the floor; {cpu * 1000:.1f} ms of CPU a mail in all the processes on "
-                  f"the path, {cpu / floor_cpu:.2f} times the floor's)"
+                  f"the path, {times_the_floor(cpu, floor_cpu)})"
                   f"{'; each draws its seat a preview map' if preview else ''}")
             if args.orders_only:
                 return

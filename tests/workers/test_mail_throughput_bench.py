@@ -48,3 +48,10 @@ def test_two_workers_on_postgresql_handle_every_mail_once(capsys: pytest.Capture
     assert FILED in out and FLOOR in out, out
     each = shares(out)
     assert len(each) == 2 and sum(each) == 3, out  # two workers, each mail handled by one
+
+
+def test_a_floor_below_the_clocks_tick_has_no_multiple() -> None:
+    """A floor of 3 mails may cost less CPU than the clocks' 10 ms tick (it read 0 once and the
+    smoke run above divided by it); then no multiple is printed rather than a crash."""
+    assert mail_throughput.times_the_floor(0.004, 0.0) == "no times the floor's: the floor's CPU below the clock's tick"
+    assert mail_throughput.times_the_floor(0.006, 0.002) == "3.00 times the floor's"
