@@ -127,3 +127,10 @@ class VerifyError(PbemError):
 class MailMaybeDeliveredError(MailTransientError):
     """The server stopped answering after the message data was sent: the mail may have
     been delivered. Retrying is right; a duplicate (same Message-ID) is possible."""
+
+
+class DrawingRefused(PbemError):
+    """A map was about to be drawn where drawing is refused (`pbem.render.refuse.drawing_refused`:
+    the daemon handles a mail on its event loop, and no map is drawn there): the caller does
+    the work again where it may draw. Not a `RenderError`: nothing failed to draw, and code
+    that falls back on a failed drawing must let it through."""

@@ -58,7 +58,8 @@ of which drawing the dynamic part ~16 ms, quantising ~7 ms, zlib ~10 ms
 The functions are reentrant (each call has its own surface and context; the
 layer cache is locked), so callers may run them in worker threads; keeping
 them off the event loop is the caller's job (e.g. ``await
-asyncio.to_thread(svg_to_png, svg, 1600)``). In a process pool each worker has
+asyncio.to_thread(svg_to_png, svg, 1600)``; within `pbem.render.refuse.drawing_refused`
+they raise `DrawingRefused` before drawing anything). In a process pool each worker has
 its own layer cache: keep the workers alive between renders.
 """
 
@@ -80,7 +81,7 @@ from typing import Any, Final
 from PIL import Image
 
 from pbem.errors import RenderError
-from pbem.render import plainpath
+from pbem.render import plainpath, refuse
 from pbem.render.cache import BoundedCache
 from pbem.render.svg import STATIC_BEGIN, STATIC_END
 
@@ -413,7 +414,9 @@ def _draw_split(split: Split, width: int | None, background: str | None) -> tupl
 def _draw_document(
     svg: str | bytes, width: int | None, background: str | None, layers: bool
 ) -> tuple[Any, Any]:
-    """Draw ``svg`` (see :func:`rasterise`); returns the cairo surface (flushed) and its pixels."""
+    """Draw ``svg`` (see :func:`rasterise`); returns the cairo surface (flushed) and its pixels.
+    Raises `DrawingRefused` where no map may be drawn (`pbem.render.refuse`)."""
+    refuse.check()
     _check_width(width)
     _tune_pillow()
     split: Split | None = None

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from pbem.core import registry
 from pbem.db.models import Game, Holder, InboundMail, Seat, SheetRow
-from pbem.errors import NotFoundError
+from pbem.errors import DrawingRefused, NotFoundError
 from pbem.mail.bounce import is_bounce
 from pbem.mail.classify import machine_reason
 from pbem.mail.envelope import Envelope, parse_envelope
@@ -49,7 +49,9 @@ MAX_DIAGNOSTICS = 50
 
 def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
     """Process one raw mail exactly once. ``receipt``: the row `pbem.service.receipt.receive`
-    wrote before the work started; the mail's own record is that row."""
+    wrote before the work started; the mail's own record is that row. Where no map may be
+    drawn (`pbem.render.refuse`), a mail that would draw one raises `DrawingRefused` with
+    nothing of its handling kept (one transaction: rolled back)."""
     mail = read_mail(raw)
     kept = atrest.redact_mail(raw, mail.text)  # kept without its secrets; processed whole
     with ctx.session() as session:
@@ -62,6 +64,9 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
             return _duplicate(ctx, session, receipt)
         try:
             result = _process(session, ctx, mail, row, raw)
+        except DrawingRefused:  # on the event loop: nothing of it kept, handled again in a thread
+            session.rollback()
+            raise
         except Exception as exc:  # a bug must not lose the mail: keep it, say so, go on
             session.rollback()
             log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)

@@ -1,5 +1,6 @@
 """The daemon's mail loop (issue 17): a mail whose reading the reader has finished already is
-received and handled in one thread hop, and still keeps its budget (`budget.Inspector.poll`);
+received and handled on the event loop, no thread hop, and still keeps its budget
+(`budget.Inspector.poll`); a mail that would draw a map there is handled again in a thread;
 on PostgreSQL the replies of a batch are sent while its later mails are handled (the
 database lock let go while a mail is on the wire), each once; the report jobs logged are
 remembered while pending only. Real reader processes; no timing is asserted."""
@@ -18,6 +19,7 @@ from pbem.db.models import InboundMail, OutboxMail, ReportJob
 from pbem.errors import MailServerError
 from pbem.mail.transport import MemoryInbox, MemoryOutgoing, SendResult
 from pbem.service import budget, games
+from pbem.render import refuse as refuse_module
 from pbem.service.context import Context
 from pbem.service.games import SeatSpec
 from tests.security.test_read_ahead import mail, reader  # noqa: F401  (reader: a fixture)
@@ -122,7 +124,7 @@ async def test_replies_go_out_while_the_batch_is_handled_each_once(
 
 
 @sqlite_only
-async def test_a_mail_read_ahead_is_received_and_handled_in_one_hop(
+async def test_a_mail_read_ahead_is_received_and_handled_on_the_loop_without_a_hop(
         duels: tuple[App, MemoryInbox, _Watching, list[bytes]], monkeypatch: pytest.MonkeyPatch) -> None:
     app, inbox, out, mails = duels
     await app.drain()
@@ -146,9 +148,9 @@ async def test_a_mail_read_ahead_is_received_and_handled_in_one_hop(
 
     monkeypatch.setattr(reader, "poll", read_by_now)
     assert (await app.process_inbox()) == BATCH - 1
-    mail_hops = [h for h in hops if h in ("_receive", "check", "_handle")]
-    # the first mail of a batch waits for its reading; every later one: one hop
-    assert mail_hops[:3] == ["_receive", "check", "_handle"] and mail_hops[3:] == ["_receive"] * (BATCH - 2)
+    mail_hops = [h for h in hops if h in ("receive", "check", "_handle", "handle")]
+    # the first mail of a batch waits for its reading in a thread; none is received or handled in one
+    assert mail_hops == ["check"]
 
 
 @sqlite_only
@@ -205,3 +207,57 @@ async def test_a_server_down_while_the_batch_is_handled_is_reported_once(
     assert len(summary.servers) == 1 and summary.servers[0]["failures"] == 1
     with ctx.session() as s:
         assert {r.status for r in s.exec(select(OutboxMail).where(OutboxMail.kind != "welcome"))} == {"queued"}
+
+
+@sqlite_only
+async def test_a_mail_that_draws_a_map_is_handled_again_in_a_thread_once(
+        duels: tuple[App, MemoryInbox, _Watching, list[bytes]], ctx: Context,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No map is drawn on the event loop (design/performance.md): the MAP command's first try
+    on the loop stops before it draws, nothing of it kept, and the mail is handled in a thread;
+    an order mail beside it is handled on the loop. One reply each, the map attached."""
+    app, inbox, out, _ = duels
+    await app.drain()  # the welcomes
+    first = len(out.sent)
+    with ctx.session() as s:
+        game_id = s.exec(select(OutboxMail.game_id).where(OutboxMail.kind == "welcome")).first()
+    assert game_id is not None
+    secret = secret_from_welcome(text_of(outbox(ctx, to=RED, kind="welcome")[0]))
+    refused: list[bool] = []
+    threads: list[str] = []
+    plain_check, plain_whole = app_module.refuse.check, app_module._whole
+
+    def check() -> None:
+        try:
+            plain_check()
+        except app_module.DrawingRefused:
+            refused.append(True)
+            raise
+
+    async def whole(func: Any, *args: Any, **kwargs: Any) -> Any:
+        threads.append(func.__name__)
+        return await plain_whole(func, *args, **kwargs)
+
+    monkeypatch.setattr(refuse_module, "check", check)
+    monkeypatch.setattr(app_module, "_whole", whole)
+    inbox.deliver(player_mail(RED, order_block(game_id, "red", secret, ["MAP"])))
+    inbox.deliver(player_mail(RED, order_block(game_id, "red", secret, ["PLAY 2"])))
+    summary = await app.cycle()
+    assert summary.handled == {"command": 1, "orders": 1}
+    assert refused == [True] and threads == ["_handle"]  # the MAP mail alone went to a thread, once
+    with ctx.session() as s:
+        rows = list(s.exec(select(InboundMail).order_by(col(InboundMail.id))))
+    assert [r.status for r in rows[-2:]] == ["command", "orders"] and rows[-2].note == "map"
+    replies = out.sent[first:]
+    assert len(replies) == 2  # one each: the first try's reply was never queued
+    assert b"image/png" in replies[0].raw and b"image/png" not in replies[1].raw
+
+
+def test_no_map_is_drawn_where_drawing_is_refused() -> None:
+    from pbem.render.raster import png_size, svg_to_png
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/></svg>'
+    with refuse_module.drawing_refused():
+        with pytest.raises(app_module.DrawingRefused):
+            svg_to_png(svg, 40)
+    assert png_size(svg_to_png(svg, 40)) == (40, 20)  # refused only within
