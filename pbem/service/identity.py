@@ -42,7 +42,7 @@ from pbem.mail.parse import IncomingMail
 from pbem.service import holders, store, tokens
 from pbem.service.context import Context
 from pbem.service.replies import SHORT, Handled, Reply, quote
-from pbem.service.secrets import check_secret
+from pbem.service.secrets import check_seat_secret
 from pbem.service.texts import t
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ def identify(ctx: Context, session: Session, mail: IncomingMail, env: Envelope, 
     holder = holders.find(session, seat, mail.sender)
     if holder is None:
         return None, "wrong-sender"
-    if not check_secret(env.secret, holder.secret_hash):
+    if not check_seat_secret(env.secret, holder.secret_hash):
         return None, "wrong-secret"
     reason = _other_layers(ctx, session, mail, holder, raw)
     return (holder, None) if reason is None else (None, reason)
@@ -98,7 +98,7 @@ def identify_master(ctx: Context, session: Session, mail: IncomingMail, env: Env
     allowed = {a.strip().lower() for a in (game.master_address, ctx.config.server.game_master) if a.strip()}
     if not sender or sender not in allowed:
         return "gm-wrong-sender"
-    if not game.master_secret_hash or not check_secret(env.gm_secret, game.master_secret_hash):
+    if not game.master_secret_hash or not check_seat_secret(env.gm_secret, game.master_secret_hash):
         return "gm-wrong-secret"
     return _other_layers(ctx, session, mail, None, raw)
 
