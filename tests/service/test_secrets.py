@@ -41,6 +41,7 @@ def test_a_seat_secret_found_right_is_checked_again_without_pbkdf2(monkeypatch: 
         return plain(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(secrets.hashlib, "pbkdf2_hmac", counting)
+    monkeypatch.setattr(secrets, "_REMEMBERED", secrets.OrderedDict())  # nothing remembered from other tests
     assert secrets.check_seat_secret("7FQ2 MH3K P9Z1", stored) and len(rounds) == 1
     assert secrets.check_seat_secret("7fq2-mh3k-p9z1", stored) and len(rounds) == 1  # remembered
     assert stored in secrets._REMEMBERED and b"7fq2mh3kp9z1" not in secrets._REMEMBERED[stored]
