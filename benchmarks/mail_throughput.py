@@ -443,11 +443,12 @@ async def _floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, co
     await sender.close()
 
 
-async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tuple[float, float]:
+async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tuple[float, float, str]:
     """Mails per second through the bare path, measured as the daemon is: the players send
     the very mails of the burst (to a mailbox of the floor's own) while a process of its
     own reads them and sends each a copy of a reply the daemon wrote (`floor_reader`); and
-    the CPU time a mail of its every process (the players' side, the mail server, the reader)."""
+    the CPU time a mail of its every process (the players' side, the mail server, the reader),
+    and the same, process by process, as a line to print."""
     spawn = multiprocessing.get_context("spawn")
     mine, theirs = spawn.Pipe()
     reader = spawn.Process(target=floor_reader, args=(server.imap_port, server.smtp_port, len(mails), reply, theirs))
@@ -461,13 +462,17 @@ async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tu
             await sender.send(address, [FLOOR], raw)
         reader1 = await asyncio.to_thread(mine.recv)  # done
         took = time.perf_counter() - start
-        cpu = (reader1 - reader0) + (_own_cpu() - here0) + (_proc_cpu(server.pid) - mail0)
+        parts = (reader1 - reader0, _proc_cpu(server.pid) - mail0, _own_cpu() - here0)
+        cpu = sum(parts)
     finally:
         await sender.close()
         await asyncio.to_thread(reader.join, 10)
         if reader.is_alive():
             reader.terminate()
-    return len(mails) / took, cpu / len(mails)
+    ms = 1000 / len(mails)
+    apart = (f"  (its reader {parts[0] * ms:.1f} ms of CPU a mail, the mail server {parts[1] * ms:.1f} ms, "
+             f"the players' side {parts[2] * ms:.1f} ms)")
+    return len(mails) / took, cpu / len(mails), apart
 
 
 def times_the_floor(cpu: float, floor_cpu: float) -> str:
@@ -531,10 +536,11 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
         reply = as_sent((await table.collect_all())[first][-1].raw)  # the daemon's answer to an order mail
         if second is not None:
             sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids])
-            floor, floor_cpu = await raw_floor(server, sends, reply)
+            floor, floor_cpu, apart = await raw_floor(server, sends, reply)
             print(f"the floor (no processing: the same {len(sends)} mails sent, IMAP FETCH + STORE, the daemon's "
                   f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s, {floor_cpu * 1000:.1f} ms of CPU "
                   f"a mail in all its processes")
+            print(apart)
             n, took, cpu = await burst(ctx, workers, server, table, sends)
             preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
             print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "

@@ -96,33 +96,6 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
-class _LockFreeSending:
-    """The outgoing server with the database lock let go while a mail is on the wire: mails
-    are handled meanwhile, while the outbox's own work (listing, claiming, marking a row
-    sent after its 250) keeps the lock. ``held``: whether the drain holds it now."""
-
-    def __init__(self, outgoing: Outgoing, lock: asyncio.Lock) -> None:
-        self.outgoing = outgoing
-        self.lock = lock
-        self.held = False
-
-    async def hold(self) -> None:
-        await self.lock.acquire()
-        self.held = True
-
-    def let_go(self) -> None:
-        if self.held:
-            self.held = False
-            self.lock.release()
-
-    async def send(self, mail_from: str, recipients: Sequence[str], raw: bytes) -> SendResult:
-        self.let_go()
-        try:
-            return await self.outgoing.send(mail_from, recipients, raw)
-        finally:
-            await self.hold()  # cancelled while waiting: not held, and not released again
-
-
 async def _whole(func: Callable[..., T], *args: Any, undo: Callable[[T], object] | None = None) -> T:
     """``func(*args)`` in a thread, awaited to its end even when the caller is cancelled
     meanwhile (a thread goes on regardless): its work is then undone by ``undo`` (given its
@@ -189,7 +162,7 @@ class App:
             inbox: Inbox = ImapInbox(emb.host, emb.imap_port, cfg.server.address, emb.password, "none",
                                      use_idle=mail.idle, max_size=mail.max_size, poll_interval=mail.poll_seconds)
             outgoing: Outgoing = SmtpSender(emb.host, emb.smtp_port, local_hostname=helo_name(cfg),
-                                            setting="mail.embedded")
+                                            setting="mail.embedded", connections=cfg.outbox.connections)
             return cls(ctx, inbox, outgoing, server, roles)
         imap_user, imap_pass = mail.imap.credentials()
         smtp_user, smtp_pass = mail.smtp.credentials()
@@ -199,7 +172,8 @@ class App:
                           poll_interval=mail.poll_seconds, ssl_context=mail.imap.ssl_context())
         outgoing = SmtpSender(mail.smtp.host, mail.smtp.port, smtp_user, smtp_pass,
                               mail.smtp.security,  # type: ignore[arg-type]
-                              ssl_context=mail.smtp.ssl_context(), local_hostname=helo_name(cfg))
+                              ssl_context=mail.smtp.ssl_context(), local_hostname=helo_name(cfg),
+                              connections=cfg.outbox.connections)
         return cls(ctx, inbox, outgoing, None, roles)
 
     async def start(self) -> None:
@@ -473,7 +447,7 @@ class App:
     def _drain_meanwhile(self, summary: CycleSummary) -> None:
         """A mail of a batch is handled: the replies of the last `DRAIN_EVERY` are sent while
         the next ones are handled (a drain, unless one is under way; it lets the database lock
-        go while a mail is on the wire, `_LockFreeSending`), not only once the whole batch is.
+        go while a mail is on the wire, `_send_outbox`), not only once the whole batch is.
         Not after every mail: each drain lists the outbox once (`send_meanwhile`: off, only
         the cycle's own drain sends)."""
         self._unsent += 1
@@ -522,14 +496,11 @@ class App:
             self._drain_done(task)
 
     async def _send_outbox(self) -> int:
-        """`outbox.drain`, one at a time, the database lock held but while a mail is on the wire."""
-        sending = _LockFreeSending(self.outgoing, self._lock)
+        """`outbox.drain`, one at a time, the database lock held for each row's database work,
+        never while a mail is on the wire: mails are handled meanwhile."""
         async with self._drain_lock:
-            await sending.hold()
-            try:
-                return await outbox.drain(self.ctx, sending, health=self.smtp_health, claims=self.claims)
-            finally:
-                sending.let_go()
+            return await outbox.drain(self.ctx, self.outgoing, health=self.smtp_health, claims=self.claims,
+                                      guard=self._lock)
 
     async def drain(self, summary: CycleSummary | None = None) -> int:
         """Send the outbox, one drain at a time. A server that cannot be used is reported

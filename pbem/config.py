@@ -171,6 +171,7 @@ class OutboxConfig:
     give_up: str = "48h"  # a mail the server keeps refusing for a while (4xx) fails after this
     drain_seconds: float = 10.0
     probe_max: str = "5m"  # a server that cannot be used is tried again at most this far apart
+    connections: int = 4  # SMTP connections the outbox sends on at once (each player's mails in order on one)
 
 
 @dataclass(frozen=True)
@@ -329,6 +330,8 @@ def _validate(cfg: Config) -> None:
             raise ConfigError(f"mail.backend is 'remote' but {where}.host is empty")
     if cfg.mail.imap.helo_name:
         raise ConfigError("mail.imap.helo_name: the EHLO name is an SMTP setting (mail.smtp.helo_name)")
+    if not 1 <= cfg.outbox.connections <= 100:
+        raise ConfigError(f"outbox.connections must be between 1 and 100, not {cfg.outbox.connections}")
     if cfg.database.url_env and cfg.database.password_env:
         raise ConfigError("database: give url_env or password_env, not both")
     try:

@@ -37,6 +37,7 @@ def test_durations(text: str, expected: timedelta) -> None:
     ({"mail": {"backend": "remote"}}, "mail.imap.host is empty"),
     ({"security": {"require_dmarc": True}}, "trusted_authserv_id"),
     ({"render": {"workers": "two"}}, "render.workers must be a number"),
+    ({"outbox": {"connections": 0}}, "outbox.connections must be between 1 and 100, not 0"),
 ])
 def test_mistakes_are_named(data: dict, message: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(ConfigError, match=message):

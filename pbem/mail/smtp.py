@@ -81,7 +81,9 @@ class SmtpSender:
     (checked with NOOP first when it was idle more than `CHECK_IDLE_AFTER` seconds; one the
     server dropped before MAIL FROM was answered is replaced and the mail offered again on a
     new one: nothing was offered on the old); any failure closes it, so a mail is never
-    retried on a connection in an unknown state. ``close()`` ends it.
+    retried on a connection in an unknown state. ``close()`` ends it. ``connections``: how
+    many mails it is meant to carry at once (each ``send`` on a connection of its own, the
+    outbox's lanes: `pbem.service.outbox.lanes`), and so how many connections it keeps.
 
     ``security``: "none" (plain, e.g. loopback), "starttls" (required, port 587 style) or
     "tls" (implicit TLS, port 465 style). ``ssl_context`` overrides certificate checks
@@ -102,6 +104,7 @@ class SmtpSender:
         ssl_context: ssl.SSLContext | None = None,
         local_hostname: str | None = None,
         setting: str = "mail.smtp",
+        connections: int = 1,
     ) -> None:
         if security not in ("none", "starttls", "tls"):
             raise ValueError(f"security must be none, starttls or tls, not {security!r}")
@@ -114,16 +117,20 @@ class SmtpSender:
         self.ssl_context = ssl_context
         self.local_hostname = local_hostname
         self.setting = setting
-        self._idle: aiosmtplib.SMTP | None = None
-        self._idle_since = 0.0  # time.monotonic() when the kept connection last answered
+        self.connections = max(1, connections)
+        #: The kept connections, each with the time.monotonic() it last answered; the newest last.
+        self._idle: list[tuple[aiosmtplib.SMTP, float]] = []
 
     async def _reusable(self) -> tuple[aiosmtplib.SMTP | None, bool]:
-        """The kept connection if the server still answers, else None; and whether it was
-        taken unchecked (used again at once, `CHECK_IDLE_AFTER`)."""
-        client, self._idle = self._idle, None
-        if client is None or not client.is_connected:
+        """A kept connection (the newest) if the server still answers, else None; and whether
+        it was taken unchecked (used again at once, `CHECK_IDLE_AFTER`)."""
+        while self._idle:
+            client, since = self._idle.pop()
+            if client.is_connected:
+                break
+        else:
             return None, False
-        if time.monotonic() - self._idle_since < CHECK_IDLE_AFTER:
+        if time.monotonic() - since < CHECK_IDLE_AFTER:
             return client, True
         try:
             await asyncio.wait_for(client.noop(), timeout=min(self.timeout, 5.0))
@@ -133,12 +140,13 @@ class SmtpSender:
             return None, False
 
     async def close(self) -> None:
-        client, self._idle = self._idle, None
-        if client is not None and client.is_connected:
-            try:
-                await asyncio.wait_for(client.quit(), timeout=min(self.timeout, 5.0))
-            except Exception:
-                client.close()
+        kept, self._idle = self._idle, []
+        for client, _since in kept:
+            if client.is_connected:
+                try:
+                    await asyncio.wait_for(client.quit(), timeout=min(self.timeout, 5.0))
+                except Exception:
+                    client.close()
 
     def _client(self) -> aiosmtplib.SMTP:
         return aiosmtplib.SMTP(
@@ -177,8 +185,8 @@ class SmtpSender:
                 client.close()
             raise
         if client.is_connected:
-            if self._idle is None:
-                self._idle, self._idle_since = client, time.monotonic()  # kept for the next mail
+            if len(self._idle) < self.connections:
+                self._idle.append((client, time.monotonic()))  # kept for the next mail
             else:
                 try:
                     await client.quit()

@@ -159,6 +159,10 @@ class Claims:
         #: Rows whose claim a statement of `listed` or `outbox_sent` tried and another worker
         #: held: `_outbox` skips them without trying again (one statement less each).
         self._refused: set[tuple[int, int]] = set()
+        #: Outbox rows on the wire now (a drain sends on several connections at once,
+        #: `pbem.service.outbox.lanes`): their claims are never given back by the statement
+        #: that claims another row, only once the row is recorded (`idle`).
+        self._busy: set[tuple[int, int]] = set()
         self._guard = threading.Lock()
 
     def _connection(self) -> Any:
@@ -168,6 +172,7 @@ class Claims:
         if self._conn is None:
             self._conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
             self._held.clear()  # a new connection holds nothing
+            self._busy.clear()
         return self._conn
 
     def take(self, kind: int, row_id: int) -> bool:
@@ -185,7 +190,7 @@ class Claims:
         """`give_back_all` of ``kind``, then `take`, in one statement (one round trip): for work
         done one row at a time, each row's work committed before the next is claimed."""
         with self._guard:
-            before = [r for k, r in self._held if k == kind]
+            before = self._done(kind)
             if self.shared and before and row_id not in before:
                 conn = self._connection()  # a new one holds nothing: then as below
                 if len(before) == 1 and (kind, before[0]) in self._held:
@@ -194,14 +199,30 @@ class Claims:
                     if got[-1]:
                         self._held.add((kind, row_id))
                     return bool(got[-1])
-        self.give_back_all(kind)
+        self.give_back_all(kind, keep=self._busy_rows(kind))
         return self.take(kind, row_id)
+
+    def _done(self, kind: int, but: int | None = None) -> list[int]:
+        """The rows of ``kind`` this worker holds a claim on and is no longer at (`busy`), but
+        ``but``: the claims the next claim's statement may give back. Under ``_guard``."""
+        return [r for k, r in self._held if k == kind and r != but and (k, r) not in self._busy]
+
+    def _busy_rows(self, kind: int) -> set[int]:
+        with self._guard:
+            return {r for k, r in self._busy if k == kind}
+
+    def idle(self, kind: int, row_id: int) -> None:
+        """Row ``row_id`` of ``kind`` is no longer being worked at (an outbox row off the wire):
+        its claim may go with the next claim's statement."""
+        with self._guard:
+            self._busy.discard((kind, row_id))
 
     def give_back(self, kind: int, row_id: int) -> None:
         with self._guard:
             if (kind, row_id) not in self._held:
                 return
             self._held.discard((kind, row_id))
+            self._busy.discard((kind, row_id))
             if not self.shared:
                 return
             try:
@@ -227,7 +248,7 @@ class Claims:
         with self._guard:
             if self.shared:
                 conn = self._connection()  # a new one holds nothing
-                before = [r for k, r in self._held if k == kind]
+                before = self._done(kind)
                 self._refused.clear()
                 if len(before) <= 1:
                     got = _all(conn.execute(_listing(stmt, bool(before)),
@@ -249,7 +270,7 @@ class Claims:
         with self._guard:
             if self.shared:
                 conn = self._connection()  # a new one holds nothing: the mark is made all the same
-                before = [r for k, r in self._held if k == OUTBOX and r != row_id]
+                before = self._done(OUTBOX, but=row_id)
                 take = then is not None and (OUTBOX, then) not in self._held
                 if len(before) <= 1 and (before or take):
                     got = conn.execute(_marking(stmt, bool(before), take),
@@ -292,6 +313,8 @@ class Claims:
         if not due:
             self.give_back(OUTBOX, row_id)
             return None
+        with self._guard:
+            self._busy.add((OUTBOX, row_id))  # on the wire until `idle`
         return rows[0]
 
     def take_some(self, ctx: Context, kind: int, candidates: FirstFree, want: int,

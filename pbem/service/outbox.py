@@ -1,22 +1,25 @@
 """The outbox: every mail we send is first a row, written in the same transaction
 as the change it reports, with its Message-ID and bytes fixed at that moment.
 
-`drain` sends due rows, oldest first, and marks each after its own 250.  A server that
+`drain` sends due rows, oldest first, and marks each after its own 250, on several
+connections at once (`lanes`: each recipient's mails on one, in order).  A server that
 cannot be used at all (unreachable, certificate, login, sender) is the server's state
 (`ServerHealth`): nothing fails, the server is probed with backoff, and when it answers
 again everything waiting goes out at once.  An answer about one mail (4xx/5xx to RCPT or
 DATA) is that mail's: 4xx backs off exponentially, 5xx fails the row.  A reminder whose
 deadline passed while it waited is dropped, not sent late.  A crash between the server's 250
-and our commit re-sends one mail with the same Message-ID: the one documented
-duplicate (see docs/mail.md).
+and our commit re-sends that mail with the same Message-ID: the documented duplicate,
+one a connection at most (see docs/mail.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
+from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Sequence
 from weakref import WeakKeyDictionary
@@ -306,40 +309,110 @@ def _drop(ctx: Context, row_id: int, why: str) -> None:
 
 
 async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
-                claims: Claims | None = None) -> int:
+                claims: Claims | None = None, guard: AbstractAsyncContextManager[Any] | None = None) -> int:
     """`send`, with each row claimed first when several workers share the database
     (`pbem.service.claims`): a row another worker is sending, or sent, is skipped."""
     marked: set[int] = set()
     try:
-        return await _send(ctx, outgoing, limit, health, claims, marked)
+        return await _send(ctx, outgoing, limit, health, claims, marked, guard)
     finally:
         if claims is not None:  # a sent row's claim is kept: given back by the next listing's statement
             claims.give_back_all(OUTBOX, keep=marked)
 
 
 async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
-               claims: Claims | None = None) -> int:
+               claims: Claims | None = None, guard: AbstractAsyncContextManager[Any] | None = None) -> int:
     """Send what is due, oldest first; returns how many rows were sent.
 
     ``health`` is the server's state kept between drains (the daemon keeps one per server):
     while the server cannot be used nothing is tried before its next probe, and the error
     (MailServerError, with what to fix) is raised for the caller's status output.
+
+    The rows go out on ``outgoing.connections`` connections at once (`lanes`; 1 when it
+    says nothing), each recipient's mails on one of them in their order. ``guard`` is held
+    around the database work of each row (the daemon's database lock) and never while a
+    mail is on the wire.
     """
-    return await _send(ctx, outgoing, limit, health, claims, set())
+    return await _send(ctx, outgoing, limit, health, claims, set(), guard)
+
+
+def lanes(rows: Sequence[Any], width: int) -> list[list[Any]]:
+    """``rows`` (in order) dealt to at most ``width`` lanes sent side by side: every row to
+    the lane of the rows before it to the same recipients (a player gets their mails in the
+    order they were queued), a new recipient to the shortest lane."""
+    dealt: list[list[Any]] = [[] for _ in range(max(1, min(width, len(rows))))]
+    lane_of: dict[str, list[Any]] = {}
+    for row in rows:
+        lane = lane_of.get(row.recipients_json)
+        if lane is None:
+            lane = lane_of[row.recipients_json] = min(dealt, key=len)
+        lane.append(row)
+    return [lane for lane in dealt if lane]
+
+
+@dataclass
+class _Drain:
+    """What the lanes of one listing share: the counts, and whether to stop."""
+
+    sent: int = 0
+    taken: int = 0
+    released: bool = False
+    stop: bool = False  # the server is unwell (a 4xx, or down): no lane takes another row
+    down: MailServerError | None = None  # the first lane to find the server down: raised once all are over
+    #: Set once the first lane's server answered about a mail (or that lane is over): the other
+    #: lanes open their connections only then, so a server that cannot be used (a wrong
+    #: password, a bad certificate) is tried once a drain, never once a connection.
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHealth | None, claims: Claims | None,
-                marked: set[int]) -> int:
+                marked: set[int], guard: AbstractAsyncContextManager[Any] | None = None) -> int:
     """`send`; ``marked`` gets the ids of the rows marked sent."""
     health = health if health is not None else ServerHealth()
     if health.down and health.next_probe is not None and ctx.now() < health.next_probe:
         raise _still_down(health)
+    guard = guard if guard is not None else nullcontext()
+    # a server that is down, or just back, is probed (and its backlog let go) on one connection
+    width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
     sent = 0
     while True:
-        rows = pending(ctx, limit, claims)
-        released, taken = False, 0
-        for at, row in enumerate(rows):
-            assert row.id is not None
+        async with guard:
+            rows = pending(ctx, limit, claims)
+        drain = _Drain()
+        if rows:
+            await asyncio.gather(*(_lane(ctx, outgoing, lane, health, claims, marked, guard, drain, first=not at)
+                                   for at, lane in enumerate(lanes(rows, width))))
+        sent += drain.sent
+        if drain.down is not None:
+            raise drain.down
+        if drain.stop:
+            return sent  # the server is unwell: try the rest later
+        # every row above left the due set (sent, failed, dropped or backed off): this ends
+        if (len(rows) < limit or not drain.taken) and not drain.released:  # not taken: the rest is other workers'
+            return sent
+        width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
+
+
+async def _lane(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], health: ServerHealth, claims: Claims | None,
+                marked: set[int], guard: AbstractAsyncContextManager[Any], drain: _Drain, first: bool) -> None:
+    """One lane's rows, in order, one at a time on its own connection; the ``first`` lane
+    goes ahead, the others once the server answered it (`_Drain.answered`)."""
+    if not first:
+        await drain.answered.wait()
+    try:
+        await _lane_rows(ctx, outgoing, rows, health, claims, marked, guard, drain)
+    finally:
+        drain.answered.set()
+
+
+async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], health: ServerHealth,
+                     claims: Claims | None, marked: set[int], guard: AbstractAsyncContextManager[Any],
+                     drain: _Drain) -> None:
+    for at, row in enumerate(rows):
+        if drain.stop:
+            return
+        assert row.id is not None
+        async with guard:
             raw = fresh(ctx, row)
             if raw is not None:  # queued by this worker: only claimed, its bytes known
                 if claims is not None and not claims.outbox_row(ctx, row.id):
@@ -348,42 +421,65 @@ async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHeal
                 raw = claims.outbox_mail(ctx, row.id) if claims is not None else _raw(ctx, row.id)
             if raw is None:
                 continue  # another worker has it (or sent it)
-            taken += 1
+            drain.taken += 1
             why = _stale_reminder(ctx, row)
             if why:
                 _drop(ctx, row.id, why)
+                _settled(claims, row.id)
                 continue
-            recipients = json.loads(row.recipients_json)
-            try:
-                result = await outgoing.send(row.mail_from, recipients, raw)
-            except MailServerError as exc:
+        recipients = json.loads(row.recipients_json)
+        try:
+            result = await outgoing.send(row.mail_from, recipients, raw)
+        except MailServerError as exc:
+            async with guard:
+                _settled(claims, row.id)
                 _note_probe(ctx, row.id, str(exc))
-                health.failed(ctx, exc)
-                raise
-            except MailTransientError as exc:
-                released |= _answered(ctx, health)
+                if drain.down is None:
+                    health.failed(ctx, exc)
+                    drain.down = exc
+                drain.stop = True
+            return
+        except MailTransientError as exc:
+            drain.answered.set()
+            async with guard:
+                _settled(claims, row.id)
+                drain.released |= _answered(ctx, health)
                 log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
                 _record(ctx, row.id, "queued", str(exc), retry=True)
-                return sent  # the server is unwell: try the rest later
-            except MailPermanentError as exc:
-                released |= _answered(ctx, health)
+                drain.stop = True
+            return
+        except MailPermanentError as exc:
+            drain.answered.set()
+            async with guard:
+                _settled(claims, row.id)
+                drain.released |= _answered(ctx, health)
                 log.error("outbox %s: permanent failure: %s", row.message_id, exc)
                 _record(ctx, row.id, "failed", str(exc))
-                continue
-            released |= _answered(ctx, health)
+            continue
+        except BaseException:
+            _settled(claims, row.id)  # cancelled on the wire: its claim is given back with the others
+            raise
+        drain.answered.set()
+        async with guard:
+            _settled(claims, row.id)
+            drain.released |= _answered(ctx, health)
             checkpoint("outbox.after-send")
             if result.all_sent:
                 _record(ctx, row.id, "sent", claims=claims, then=rows[at + 1].id if at + 1 < len(rows) else None)
                 marked.add(row.id)
-                sent += 1
+                drain.sent += 1
             elif result.transient:
                 _record(ctx, row.id, "queued", _summary(result), retry=True)
             else:
                 # One recipient a row: it was refused for good.
                 _record(ctx, row.id, "failed", _summary(result))
-        # every row above left the due set (sent, failed, dropped or backed off): this ends
-        if (len(rows) < limit or not taken) and not released:  # not taken: the rest is other workers'
-            return sent
+
+
+def _settled(claims: Claims | None, row_id: int) -> None:
+    """The row is no longer on the wire: its claim may be given back by a later claim's
+    statement (`Claims.busy`)."""
+    if claims is not None:
+        claims.idle(OUTBOX, row_id)
 
 
 def _answered(ctx: Context, health: ServerHealth) -> bool:

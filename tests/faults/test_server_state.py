@@ -28,7 +28,8 @@ async def test_a_refused_login_loses_nothing_and_logs_in_once_per_probe(embedded
     stack = await make_stack(embedded_mail, tmp_path)
     try:
         # The administrator's password is wrong (535): the turn still resolves, its mail waits.
-        stack.app.outgoing = SmtpSender("127.0.0.1", stack.smtp_proxy.port, SERVER, "not-the-password", timeout=2)
+        stack.app.outgoing = SmtpSender("127.0.0.1", stack.smtp_proxy.port, SERVER, "not-the-password", timeout=2,
+                                        connections=4)  # four lanes, still one login a probe
         await stack.send("north", DEPLOY["north"])
         await stack.send("south", DEPLOY["south"])
         logins = stack.smtp_proxy.accepted
@@ -50,7 +51,7 @@ async def test_a_refused_login_loses_nothing_and_logs_in_once_per_probe(embedded
 
         # The fix: the right password. At the next probe everything goes out, once.
         stack.app.outgoing = SmtpSender("127.0.0.1", stack.smtp_proxy.port, SERVER, embedded_mail.password,
-                                        timeout=2)
+                                        timeout=2, connections=4)
         stack.clock.advance(seconds=61)
         fixed = await stack.cycle()
         assert fixed.errors == [] and fixed.sent == len(waiting) and not _queued(stack)
