@@ -439,22 +439,18 @@ async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], heal
                     drain.down = exc
                 drain.stop = True
             return
-        except MailTransientError as exc:
+        except (MailTransientError, MailPermanentError) as exc:  # the server's answer about this mail
             drain.answered.set()
+            transient = isinstance(exc, MailTransientError)
             async with guard:
                 _settled(claims, row.id)
                 drain.released |= _answered(ctx, health)
-                log.warning("outbox %s: temporary failure: %s", row.message_id, exc)
-                _record(ctx, row.id, "queued", str(exc), retry=True)
-                drain.stop = True
-            return
-        except MailPermanentError as exc:
-            drain.answered.set()
-            async with guard:
-                _settled(claims, row.id)
-                drain.released |= _answered(ctx, health)
-                log.error("outbox %s: permanent failure: %s", row.message_id, exc)
-                _record(ctx, row.id, "failed", str(exc))
+                log.log(logging.WARNING if transient else logging.ERROR, "outbox %s: %s failure: %s", row.message_id,
+                        "temporary" if transient else "permanent", exc)
+                _record(ctx, row.id, "queued" if transient else "failed", str(exc), retry=transient)
+            if transient:
+                drain.stop = True  # the server is unwell: the rest is tried later
+                return
             continue
         except BaseException:
             _settled(claims, row.id)  # cancelled on the wire: its claim is given back with the others
@@ -477,7 +473,7 @@ async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], heal
 
 def _settled(claims: Claims | None, row_id: int) -> None:
     """The row is no longer on the wire: its claim may be given back by a later claim's
-    statement (`Claims.busy`)."""
+    statement (`Claims.idle`)."""
     if claims is not None:
         claims.idle(OUTBOX, row_id)
 
