@@ -62,14 +62,17 @@ def growth(small: Callable[[], object], large: Callable[[], object], *, best_of:
            floor: float = 0.002) -> float:
     """Cost of ``large`` over cost of ``small``, each repeated so that the small one lasts
     about ``floor`` CPU seconds. One quick round first; a ratio over half the limit is
-    measured again, the best of ``best_of`` rounds for each size."""
+    measured again, the best of ``best_of`` rounds for each size, the sizes taking turns."""
     loops = _loops(small, floor)
     ratio = _seconds(large, loops) / max(_seconds(small, loops), 1e-9)
     if ratio < MAX_RATIO / 2:
         return ratio
-    s = min(_seconds(small, loops) for _ in range(best_of))
-    big = min(_seconds(large, loops) for _ in range(best_of))
-    ratio = big / max(s, 1e-9)
+    smalls: list[float] = []
+    larges: list[float] = []
+    for _ in range(best_of):  # in turn, so that a busy spell of the machine weighs on both sizes alike
+        smalls.append(_seconds(small, loops))
+        larges.append(_seconds(large, loops))
+    ratio = min(larges) / max(min(smalls), 1e-9)
     if ratio >= MAX_RATIO and floor < 0.05:  # again, longer (up to 50 ms): a loaded machine, or real
         return growth(small, large, best_of=best_of + 2, floor=floor * 5)
     return ratio
