@@ -21,7 +21,7 @@ from collections import OrderedDict
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Sequence
+from typing import Any, Coroutine, Sequence
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import bindparam, event, update
@@ -380,8 +380,8 @@ async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHeal
             rows = pending(ctx, limit, claims)
         drain = _Drain()
         if rows:
-            await asyncio.gather(*(_lane(ctx, outgoing, lane, health, claims, marked, guard, drain, first=not at)
-                                   for at, lane in enumerate(lanes(rows, width))))
+            await _all_lanes([_lane(ctx, outgoing, lane, health, claims, marked, guard, drain, first=not at)
+                              for at, lane in enumerate(lanes(rows, width))])
         sent += drain.sent
         if drain.down is not None:
             raise drain.down
@@ -391,6 +391,20 @@ async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHeal
         if (len(rows) < limit or not drain.taken) and not drain.released:  # not taken: the rest is other workers'
             return sent
         width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
+
+
+async def _all_lanes(lanes: list[Coroutine[Any, Any, None]]) -> None:
+    """The lanes side by side, to the end of every one: one that fails (or the drain cancelled)
+    stops the others, and they are over before it goes on (`drain` then gives back the claims:
+    never those of a mail still on the wire)."""
+    running = [asyncio.ensure_future(lane) for lane in lanes]
+    try:
+        await asyncio.gather(*running)
+    except BaseException:
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        raise
 
 
 async def _lane(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], health: ServerHealth, claims: Claims | None,

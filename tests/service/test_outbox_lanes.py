@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import pytest
 from sqlmodel import col, select
 
 from pbem.db.models import OutboxMail
@@ -106,6 +107,36 @@ def test_a_refused_mail_on_one_lane_leaves_the_others_going(ctx: Context) -> Non
     with ctx.session() as s:
         rows = list(s.exec(select(OutboxMail).order_by(col(OutboxMail.id))))
     assert [r.status for r in rows] == ["sent", "failed", "sent"] * 3
+
+
+@dataclass
+class _Broken(_Slow):
+    """A bug on the way to one player's server: an error that is no mail error."""
+
+    async def send(self, mail_from: str, recipients: Sequence[str], raw: bytes) -> SendResult:
+        if recipients[0] == "p1@players.example":
+            await asyncio.sleep(0)
+            raise RuntimeError("a bug")
+        return await super().send(mail_from, recipients, raw)
+
+
+def test_a_lane_that_fails_stops_the_others_before_the_drain_gives_back_its_claims(ctx: Context) -> None:
+    """The error goes up as before, and only once no other lane has a mail on the wire: the
+    drain gives back every claim but the sent rows' (another worker may then send them)."""
+    _queue(ctx, 12, players=4)
+    out = _Broken()
+    claims = Claims(ctx.engine)
+    try:
+        with pytest.raises(RuntimeError, match="a bug"):
+            asyncio.run(outbox.drain(ctx, out, claims=claims))
+        assert out.in_flight == 0 and not claims._busy
+        with ctx.session() as s:
+            rows = list(s.exec(select(OutboxMail).order_by(col(OutboxMail.id))))
+        sent = {r.id for r in rows if r.status == "sent"}
+        assert {(r.status, r.attempts) for r in rows if r.id not in sent} == {("queued", 0)}
+        assert {row for kind, row in claims._held if kind == OUTBOX} <= sent
+    finally:
+        claims.close()
 
 
 @postgres_only
