@@ -372,13 +372,13 @@ async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHeal
     if health.down and health.next_probe is not None and ctx.now() < health.next_probe:
         raise _still_down(health)
     guard = guard if guard is not None else nullcontext()
-    # a server that is down, or just back, is probed (and its backlog let go) on one connection
-    width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
     sent = 0
     while True:
         async with guard:
             rows = pending(ctx, limit, claims)
         drain = _Drain()
+        # a server that is down, or just back, is probed (and its backlog let go) on one connection
+        width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
         if rows:
             await _all_lanes([_lane(ctx, outgoing, lane, health, claims, marked, guard, drain, first=not at)
                               for at, lane in enumerate(lanes(rows, width))])
@@ -390,7 +390,6 @@ async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHeal
         # every row above left the due set (sent, failed, dropped or backed off): this ends
         if (len(rows) < limit or not drain.taken) and not drain.released:  # not taken: the rest is other workers'
             return sent
-        width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
 
 
 async def _all_lanes(lanes: list[Coroutine[Any, Any, None]]) -> None:
