@@ -128,7 +128,8 @@ def _send_deployment(config: Path) -> str:
             imap.select("INBOX")
             out = []
             for num in imap.search(None, "ALL")[1][0].split():
-                data = imap.fetch(num, "(BODY.PEEK[])")[1][0][1]  # type: ignore[index]
+                # the literal's part: an untagged update (a mail delivered meanwhile) may come first
+                data = next(part[1] for part in imap.fetch(num, "(BODY.PEEK[])")[1] if isinstance(part, tuple))
                 out.append(email.message_from_bytes(data, policy=email.policy.default))
             return out  # type: ignore[return-value]
 
