@@ -25,6 +25,14 @@ The mail server (the embedded one, every mail in memory, in a process of its own
 Python's cyclic collector, whose full collections walked every mail it held and stalled every
 client at once (`mailserver.MailServerProcess`): a real mail server does not pause so.
 
+Each game has its own two players (``--players own``, the default), as in a club: a burst's
+replies go to as many addresses as it has mails, and the daemon sends them on its
+``outbox.connections`` connections at once, as `pbem serve` does (the outbox keeps one
+address's mails in order on one connection). ``--players shared`` seats the same two
+addresses in every game, the figures of before 2026-11-27: every reply of the burst to one
+address, so on one connection, and each answer limit counted over all the burst's answers.
+The floor sends each reply to the mail's sender too.
+
 The daemon runs as `pbem serve` runs, in a process of its own (``App.serve``: IDLE on the
 inbox, a cycle when mail comes), and the players' mails, written before the timing, go out
 from this process while it runs: mail comes while mail is handled, as it does to a daemon in
@@ -56,6 +64,7 @@ the game's tables loaded, its statements compiled (a fresh worker's first ten ma
 to three times a later one's).
 
     .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel] [--orders-only]
+        [--players own|shared]
         [--url postgresql://postgres@127.0.0.1:5432/pbem_mailbench --workers 1 2]
 """
 
@@ -85,7 +94,7 @@ from pbem.app import App, CycleSummary  # noqa: E402
 from pbem.config import Config, from_mapping  # noqa: E402
 from pbem.core import registry  # noqa: E402
 from pbem.db.session import make_engine  # noqa: E402
-from pbem.demo import ScriptedTable  # noqa: E402
+from pbem.demo import ScriptedTable, received, welcome_secret  # noqa: E402
 from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
 from pbem.service import games, inbound, store, timefmt  # noqa: E402
@@ -100,6 +109,7 @@ LIMITS = {"per_sender_per_hour": 100000, "global_per_hour": 100000}
 WARM_UP = 4
 Sends = list[tuple[str, str, str]]  # (game, seat, orders)
 Mails = list[tuple[str, str, str, bytes]]  # (game, seat, sender, the mail)
+Players = dict[tuple[str, str], str]  # (game, seat) -> the player's address
 #: The floor's mailbox: the same server, a mailbox no daemon reads.
 FLOOR = "floor@localhost"
 #: The trace fields a receiving server puts on top of a mail (our own server's, not a stranger's).
@@ -156,9 +166,28 @@ def check_once(ctx: Context, after: tuple[int, int], sends: Mails) -> None:
     assert len(replies) == len(sends) and set(replies) == {"sent"}, f"replies: {len(replies)} {set(replies)}"
 
 
-def write(table: ScriptedTable, sends: Sends) -> Mails:
-    """The players' order mails, written before the timing (as the floor's are)."""
-    return [(game_id, seat, *table.order_mail(game_id, seat, text)) for game_id, seat, text in sends]
+def write(table: ScriptedTable, sends: Sends, players: Players) -> Mails:
+    """The players' order mails, written before the timing (as the floor's are), each from
+    its game's player (``players``; the table's own address for a seat not in it)."""
+    return [(game_id, seat, *table.order_mail(game_id, seat, text, sender=players.get((game_id, seat))))
+            for game_id, seat, text in sends]
+
+
+def own_players(seats: list[str], n: int) -> list[list[games.SeatSpec]]:
+    """Each of ``n`` games its own players, one address a seat (``<seat>.<n>@localhost``), as
+    in a club: no two games send their replies to the same address."""
+    return [[games.SeatSpec(seat, f"{seat}.{i}@localhost") for seat in seats] for i in range(n)]
+
+
+async def learn_secrets(server: MailServerProcess, table: ScriptedTable, players: Players) -> None:
+    """The secret of every game's player, from the welcome in their mailbox (as they read it)."""
+    for (game_id, seat), address in players.items():
+        for raw in await server.messages(address):
+            found = welcome_secret(received(seat, raw))
+            if found is not None and found[0] == game_id:
+                table.secrets[(game_id, seat)] = found[1]
+        if (game_id, seat) not in table.secrets:
+            raise AssertionError(f"no welcome with a secret reached {address}")
 
 
 # --- the daemon: worker processes, as `pbem serve` runs them --------------------------------
@@ -233,7 +262,7 @@ async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: in
         timefmt.show(ctx.now(), "Europe/Rome", lang)
     tally = _Tally(ctx)
     inbox = ImapInbox("127.0.0.1", imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
-    app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port))
+    app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port, connections=cfg.outbox.connections))
     app.cycled = asyncio.Event()
     with ctx.session() as s:  # connected, as a running worker is
         s.connection()
@@ -417,24 +446,25 @@ def drop_database(url: str) -> None:
 # --- the floor ------------------------------------------------------------------------------
 
 
-def floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, conn: Connection) -> None:
+def floor_reader(imap_port: int, smtp_port: int, to: list[str], reply: bytes, conn: Connection) -> None:
     """The floor's daemon, a process of its own as the daemon is: the daemon's IMAP calls
     (a batch's FETCH, one STORE \\Seen for it, IDLE while nothing is new) and one reply a
-    mail, with nothing read, checked or stored in between."""
-    asyncio.run(_floor_reader(imap_port, smtp_port, n, reply, conn))
+    mail, to its sender (``to``: in the order they were sent), with nothing read, checked
+    or stored in between."""
+    asyncio.run(_floor_reader(imap_port, smtp_port, to, reply, conn))
 
 
-async def _floor_reader(imap_port: int, smtp_port: int, n: int, reply: bytes, conn: Connection) -> None:
+async def _floor_reader(imap_port: int, smtp_port: int, to: list[str], reply: bytes, conn: Connection) -> None:
     inbox = ImapInbox("127.0.0.1", imap_port, FLOOR, "pbem", "none", max_batch=1000)
     sender = SmtpSender("127.0.0.1", smtp_port)
     await inbox.connect()
     conn.send(_own_cpu())  # ready
     got = 0
-    while got < n:
+    while got < len(to):
         mails = await inbox.fetch_new()
         await inbox.mark_seen_many([fetched.uid for fetched in mails])
-        for _fetched in mails:
-            await sender.send(FLOOR, ["player@localhost"], reply)
+        for at in range(got, got + len(mails)):
+            await sender.send(FLOOR, [to[at]], reply)
         got += len(mails)
         if not mails:
             await inbox.wait(0.2)
@@ -451,7 +481,8 @@ async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tu
     and the same, process by process, as a line to print."""
     spawn = multiprocessing.get_context("spawn")
     mine, theirs = spawn.Pipe()
-    reader = spawn.Process(target=floor_reader, args=(server.imap_port, server.smtp_port, len(mails), reply, theirs))
+    to = [sender for _game, _seat, sender, _raw in mails]
+    reader = spawn.Process(target=floor_reader, args=(server.imap_port, server.smtp_port, to, reply, theirs))
     reader.start()
     sender = SmtpSender("127.0.0.1", server.smtp_port)
     try:
@@ -511,17 +542,22 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none", max_batch=100_000),
                           addresses, cfg.server.address)
     t0 = time.perf_counter()
-    ids = [games.create(ctx, args.kind, f"bench {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
-           for i in range(args.games)]
+    specs = (own_players(seats, args.games) if args.players == "own"
+             else [[games.SeatSpec(s, a) for s, a in addresses.items()]] * args.games)
+    ids = [games.create(ctx, args.kind, f"bench {i}", spec) for i, spec in enumerate(specs)]
+    players = ({(g, spec.seat): spec.address for g, seats_of in zip(ids, specs) for spec in seats_of}
+               if args.players == "own" else {})
     created = time.perf_counter() - t0
     warm_ids = [games.create(ctx, args.kind, f"warm-up {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
                 for i in range(WARM_UP * count)]
     while await app.drain():  # the outbox sends at most 100 a drain
         pass
     await table.collect_all()
+    await learn_secrets(server, table, players)
     phase = rules.phase(rules.new_game(seats, {}))
     first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
-    print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px")
+    print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px; "
+          f"{'each game its own players' if players else 'the same two players in every game'}")
     workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only)
     t0 = time.perf_counter()
     try:
@@ -532,10 +568,10 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
         # compiled. Order mails of games of their own first, not timed (with workers: each
         # is likely to take some; the line below says how many each did).
         print(f"warm-up, not timed: {len(warm_ids)} order mails of games of their own")
-        await burst(ctx, workers, server, table, write(table, [(g, first, default_text(ctx, g, first)) for g in warm_ids]))
+        await burst(ctx, workers, server, table, write(table, [(g, first, default_text(ctx, g, first)) for g in warm_ids], {}))
         reply = as_sent((await table.collect_all())[first][-1].raw)  # the daemon's answer to an order mail
         if second is not None:
-            sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids])
+            sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids], players)
             floor, floor_cpu, apart = await raw_floor(server, sends, reply)
             print(f"the floor (no processing: the same {len(sends)} mails sent, IMAP FETCH + STORE, the daemon's "
                   f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s, {floor_cpu * 1000:.1f} ms of CPU "
@@ -549,7 +585,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
                   f"{'; each draws its seat a preview map' if preview else ''}")
             if args.orders_only:
                 return
-            sends = write(table, [(g, second, default_text(ctx, g, second)) for g in ids])
+            sends = write(table, [(g, second, default_text(ctx, g, second)) for g in ids], players)
             n, took, _ = await burst(ctx, workers, server, table, sends)
             print(f"order mails that complete a turn:   {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
                   f"(each: resolution, map, {len(seats)} reports)")
@@ -562,14 +598,14 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
                 game = store.get_game(s, g)
                 awaited = rules.phase(store.state_of(game)).awaiting
             movers.append((g, awaited[0], default_text(ctx, g, awaited[0])))
-        n, took, _ = await burst(ctx, workers, server, table, write(table, movers))
+        n, took, _ = await burst(ctx, workers, server, table, write(table, movers, players))
         print(f"move mails (one seat, turn resolves): {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end")
         await table.collect_all()
         print(f"peak memory (RSS) of the daemon's process(es): "
               f"{' '.join(f'{mib:.0f}' for mib in await workers.peak_memory())} MiB")
         await workers.stop()
         if not shared:  # the daemon stopped: this process alone on the database
-            await latency(app, ctx, table, ids, addresses)
+            await latency(app, ctx, table, ids, addresses, players)
     finally:
         await table.close()
         await workers.stop()
@@ -580,7 +616,8 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
             drop_database(url)
 
 
-async def latency(app: App, ctx: Context, table: ScriptedTable, ids: list[str], addresses: dict[str, str]) -> None:
+async def latency(app: App, ctx: Context, table: ScriptedTable, ids: list[str], addresses: dict[str, str],
+                  players: Players) -> None:
     """The last order of a turn until every report is in the outbox; the peak memory."""
     latencies, processing = [], []
     await app.draw_reports()  # start the map worker before timing
@@ -590,7 +627,7 @@ async def latency(app: App, ctx: Context, table: ScriptedTable, ids: list[str], 
             rules = store.rules_of(game)
             seat = rules.phase(store.state_of(game)).awaiting[0]
         text = default_text(ctx, g, seat)
-        raw = _mail(addresses[seat], g, seat, table.secrets[(g, seat)], text)
+        raw = _mail(players.get((g, seat), addresses[seat]), g, seat, table.secrets[(g, seat)], text)
         t = time.perf_counter()
         result = await asyncio.to_thread(inbound.handle, ctx, raw)
         handled = time.perf_counter()
@@ -610,6 +647,10 @@ async def main() -> None:
     parser.add_argument("--kind", default="kriegspiel")
     parser.add_argument("--orders-only", action="store_true",
                         help="stop after the floor and the order mails that file orders")
+    parser.add_argument("--players", choices=("own", "shared"), default="own",
+                        help="own: each game its own two players, as in a club (default); shared: the same "
+                             "two addresses in every game, so every reply of a burst goes to one address "
+                             "(the outbox keeps one address's mails in order, on one connection)")
     parser.add_argument("--url", default="",
                         help="the database: a SQLite file in a new folder by default; postgresql://… "
                              "(a database of the benchmark's own: dropped and made again) for workers")

@@ -192,7 +192,8 @@ class Soak:
         await self.server.start()
         self.inbox = ImapInbox("127.0.0.1", self.server.imap_port, SERVER, "pbem", "none", timeout=5,
                                backoff_initial=0.05, backoff_max=0.5, max_batch=200)
-        self.app = App(self.ctx, self.inbox, SmtpSender("127.0.0.1", self.server.smtp_port, timeout=5))
+        self.app = App(self.ctx, self.inbox, SmtpSender("127.0.0.1", self.server.smtp_port, timeout=5,
+                                                         connections=self.ctx.config.outbox.connections))
         self.players = SmtpSender("127.0.0.1", self.server.smtp_port, timeout=5)
         t0 = time.perf_counter()
         ids = []

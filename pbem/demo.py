@@ -117,6 +117,28 @@ class Received:
     raw: bytes
 
 
+def received(seat: str, raw: bytes) -> Received:
+    """A mail as its player reads it: the subject, the plain text and the attachments."""
+    msg: EmailMessage = message_from_bytes(raw, policy=policy.default)  # type: ignore[assignment]
+    body = msg.get_body(("plain",))
+    text = body.get_content() if body is not None else ""
+    files: dict[str, bytes] = {}
+    for part in msg.iter_attachments():
+        payload = part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            files[part.get_filename() or ""] = payload
+    return Received(seat, str(msg["Subject"]), text.replace("\r\n", "\n"), files, raw)
+
+
+def welcome_secret(got: Received) -> tuple[str, str] | None:
+    """``(game, secret)`` when ``got`` is a welcome (or a new secret) that gives a seat's secret."""
+    m = _SECRET.search(got.text)
+    g = _GAME.search(got.text) or re.search(r"\[pbem\] (\S+)", got.subject)
+    if m and g and any(w in got.subject for w in ("welcome", "benvenuto", "secret", "segreto")):
+        return g.group(1), m.group(1)
+    return None
+
+
 class ScriptedTable:
     """Players at a table: they send order mails by SMTP and read replies by IMAP."""
 
@@ -152,23 +174,13 @@ class ScriptedTable:
         for fetched in await inbox.fetch_new():
             if fetched.raw is None:
                 continue
-            msg: EmailMessage = message_from_bytes(fetched.raw, policy=policy.default)  # type: ignore[assignment]
-            body = msg.get_body(("plain",))
-            text = body.get_content() if body is not None else ""
-            files: dict[str, bytes] = {}
-            for part in msg.iter_attachments():
-                payload = part.get_payload(decode=True)
-                if isinstance(payload, bytes):
-                    files[part.get_filename() or ""] = payload
-            got = Received(seat, str(msg["Subject"]), text.replace("\r\n", "\n"), files, fetched.raw)
-            new.append(got)
+            new.append(received(seat, fetched.raw))
             await inbox.mark_seen(fetched.uid)
         self.mail[seat].extend(new)
         for got in new:
-            m = _SECRET.search(got.text)
-            g = _GAME.search(got.text) or re.search(r"\[pbem\] (\S+)", got.subject)
-            if m and g and any(w in got.subject for w in ("welcome", "benvenuto", "secret", "segreto")):
-                self.secrets[(g.group(1), seat)] = m.group(1)
+            found = welcome_secret(got)
+            if found is not None:
+                self.secrets[(found[0], seat)] = found[1]
         return new
 
     async def collect_all(self) -> dict[str, list[Received]]:

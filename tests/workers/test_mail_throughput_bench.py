@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import mail_throughput  # noqa: E402
 
-ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True)
+ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True, players="own")
 FILED = "order mails that file orders:       3 in"
 FLOOR = "the floor (no processing: the same 3 mails sent, IMAP FETCH + STORE, the daemon's reply ("
 
