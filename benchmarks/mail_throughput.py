@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import re
@@ -149,7 +150,7 @@ def last_ids(ctx: Context) -> tuple[int, int]:
 
 def check_once(ctx: Context, after: tuple[int, int], sends: Mails) -> None:
     """Every mail of the burst handled exactly once: one inbound row each, all ``orders``,
-    one sheet each for the seat that sent it, one reply each, sent."""
+    one sheet each for the seat that sent it, one reply each, sent to its sender."""
     from sqlmodel import col, select
 
     from pbem.db.models import InboundMail, OutboxMail, SheetRow
@@ -158,12 +159,15 @@ def check_once(ctx: Context, after: tuple[int, int], sends: Mails) -> None:
         rows = list(s.exec(select(InboundMail.status).where(col(InboundMail.id) > after[0])))
         sheets = list(s.exec(select(SheetRow.game_id, SheetRow.seat, SheetRow.inbound_id)
                              .where(col(SheetRow.inbound_id) > after[0])))
-        replies = list(s.exec(select(OutboxMail.status).where(col(OutboxMail.id) > after[1],
-                                                              OutboxMail.kind == "reply")))
+        replies = list(s.exec(select(OutboxMail.status, OutboxMail.recipients_json)
+                              .where(col(OutboxMail.id) > after[1], OutboxMail.kind == "reply")))
     assert len(rows) == len(sends) and set(rows) == {"orders"}, f"inbound rows: {sorted(rows)[:5]}… of {len(rows)}"
     assert sorted((g, seat) for g, seat, _ in sheets) == sorted((g, seat) for g, seat, _, _ in sends), "sheets"
     assert len({i for _, _, i in sheets}) == len(sheets), "a mail filed twice"
-    assert len(replies) == len(sends) and set(replies) == {"sent"}, f"replies: {len(replies)} {set(replies)}"
+    statuses = {status for status, _ in replies}
+    assert len(replies) == len(sends) and statuses == {"sent"}, f"replies: {len(replies)} {statuses}"
+    assert (sorted(json.loads(to)[0] for _, to in replies) == sorted(sender for _, _, sender, _ in sends)), \
+        "a reply not to its mail's sender"
 
 
 def write(table: ScriptedTable, sends: Sends, players: Players) -> Mails:
