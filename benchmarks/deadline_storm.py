@@ -78,6 +78,17 @@ def _admin(url: str, *statements: tuple[str, tuple[Any, ...]]) -> list[Any]:
                 for q, args in statements]
 
 
+def remake_database(url: str) -> None:
+    """The benchmark's own database, dropped and made again empty."""
+    _, db = _admin_dsn(url)
+    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()), (f'CREATE DATABASE "{db}"', ()))
+
+
+def drop_database(url: str) -> None:
+    _, db = _admin_dsn(url)
+    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()))
+
+
 def _context(url: str, width: int, when: datetime, schema: str = "require"):  # type: ignore[no-untyped-def]
     from pbem.config import from_mapping
     from pbem.db.session import make_engine

@@ -100,7 +100,7 @@ from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
 from pbem.service import games, inbound, store, timefmt  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
-from deadline_storm import BackendClock, _admin, _admin_dsn  # noqa: E402
+from deadline_storm import BackendClock, _admin_dsn, drop_database, remake_database  # noqa: E402
 from mailserver import MailServerProcess  # noqa: E402
 
 #: The key for data at rest that the PostgreSQL workers share (a stored mail is sealed with it).
@@ -434,17 +434,6 @@ def _dsn(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def remake_database(url: str) -> None:
-    """The benchmark's own database, dropped and made again empty."""
-    _, db = _admin_dsn(url)
-    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()), (f'CREATE DATABASE "{db}"', ()))
-
-
-def drop_database(url: str) -> None:
-    _, db = _admin_dsn(url)
-    _admin(url, (f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)', ()))
 
 
 # --- the floor ------------------------------------------------------------------------------

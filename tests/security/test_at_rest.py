@@ -190,6 +190,54 @@ def test_plain_values_of_an_older_database_are_read_then_sealed(ctx: Context, mo
     fresh.engine.dispose()
 
 
+def _opened_again(ctx: Context) -> tuple[Context, list[list[str]]]:
+    """A new engine on ``ctx``'s database, attached (as a worker's start or a command attaches
+    it), and the columns of every row it read meanwhile."""
+    from sqlalchemy import event
+
+    from pbem.db.session import make_engine
+
+    fresh = Context(engine=make_engine(str(ctx.engine.url.render_as_string(hide_password=False))), config=ctx.config)
+    columns: list[list[str]] = []
+
+    def _read(conn, cursor, statement, params, context, executemany) -> None:  # type: ignore[no-untyped-def]
+        columns.append([d[0] for d in cursor.description or ()])
+
+    event.listen(fresh.engine, "after_cursor_execute", _read)
+    with fresh.session():
+        pass
+    event.remove(fresh.engine, "after_cursor_execute", _read)
+    return fresh, columns
+
+
+def test_opening_the_database_reads_no_mail(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every start looks for values an older version kept in clear without reading any mail (a
+    welcome with its map is ~300 KB: every start read them all), and only at the outbox rows
+    written since the last look; a plain row written after it is still found and sealed."""
+    monkeypatch.delenv("PBEM_SECRET_KEY", raising=False)
+    games.create(ctx, "duel", "Old", [games.SeatSpec("red", RED), games.SeatSpec("blue", BLUE)])
+    first, columns = _opened_again(ctx)
+    assert columns and not any("raw" in c for c in columns), columns
+    first.engine.dispose()
+    with ctx.session() as s:
+        through = int(s.get(Setting, atrest.SEALED_THROUGH).value)  # type: ignore[union-attr]
+        assert through == max(r.id for r in s.exec(select(OutboxMail)))
+    with ctx.engine.begin() as conn:  # an older version writes a welcome again
+        conn.execute(text("INSERT INTO outbox (message_id, kind, mail_from, recipients_json, subject, raw, status, "
+                          "attempts, last_error, created_at, bounce_status, bounce_diagnostic) VALUES ('<old@x>', "
+                          "'welcome', 'pbem@x', '[]', 'old', :r, 'sent', 1, '', '2026-01-01', '', '')"),
+                     {"r": b"Subject: old\r\n\r\nSEAT red 7fq2-mh3k-p9z1\r\n"})
+        newer = conn.execute(text("SELECT max(id) FROM outbox")).scalar()
+    second, columns = _opened_again(ctx)
+    assert sum("raw" in c for c in columns) == 1, columns  # that mail alone, to be sealed
+    with second.engine.connect() as conn:
+        assert bytes(conn.execute(text("SELECT raw FROM outbox WHERE id = :i"), {"i": newer}).scalar()).startswith(BYTES_PREFIX)
+    with second.session() as s:
+        assert s.get(Setting, atrest.SEALED_THROUGH).value == str(newer)  # type: ignore[union-attr]
+        assert s.get(OutboxMail, newer).raw.startswith(b"Subject: old")  # type: ignore[union-attr]
+    second.engine.dispose()
+
+
 @pytest.mark.parametrize("line, kept", [
     ("SEAT north 7fq2-mh3k-p9z1", "SEAT north [secret]"),
     ("posto: sud 7FQ2 MH3K P9Z1   # il mio", "posto: sud [secret]"),
