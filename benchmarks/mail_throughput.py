@@ -52,7 +52,10 @@ apart, their mail readers' and map pools'), on PostgreSQL the CPU of their backe
 (sampled from /proc, `deadline_storm.BackendClock`: the server must be on this machine; the
 polling connection left out), the SQL statements sent a mail, how many mails each worker
 handled, and the share of the floor. ``--workers 1 2`` runs each count in turn, each on a
-new database, its games and its floor; the database is dropped at the end. The latency
+new database, its games and its floor; the database is dropped at the end. ``--roles`` gives
+the workers roles as ``pbem serve --role`` does, each its own in turn (``--workers 2 --roles
+inbox,deadlines maps,outbox``: one handles the mail, the other sends the answers, woken by each
+one queued, `pbem.service.wakeup`); a worker not named has them all. The latency
 section runs on SQLite only, in this process once the daemon has stopped. The load average
 at the start is printed first: on a shared machine the wall times follow it, the CPU times
 less so.
@@ -65,7 +68,7 @@ to three times a later one's).
 
     .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel] [--orders-only]
         [--players own|shared]
-        [--url postgresql://postgres@127.0.0.1:5432/pbem_mailbench --workers 1 2]
+        [--url postgresql://postgres@127.0.0.1:5432/pbem_mailbench --workers 1 2 [--roles inbox,deadlines maps,outbox]]
 """
 
 from __future__ import annotations
@@ -95,11 +98,13 @@ from pbem.app import App, CycleSummary  # noqa: E402
 from pbem.config import Config, from_mapping  # noqa: E402
 from pbem.core import registry  # noqa: E402
 from pbem.db.session import make_engine  # noqa: E402
+from pbem.errors import ConfigError  # noqa: E402
 from pbem.demo import ScriptedTable, received, welcome_secret  # noqa: E402
 from pbem.mail.imap import ImapInbox  # noqa: E402
 from pbem.mail.smtp import SmtpSender  # noqa: E402
 from pbem.service import games, inbound, store, timefmt  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
+from pbem.service.workers import parse_roles  # noqa: E402
 from deadline_storm import BackendClock, _admin_dsn, drop_database, remake_database  # noqa: E402
 from mailserver import MailServerProcess  # noqa: E402
 
@@ -250,15 +255,15 @@ def _children_cpu() -> float:
 
 
 def worker(url: str, width: int, kind: str, imap_port: int, smtp_port: int, warm_maps: bool,
-           conn: Connection) -> None:
+           conn: Connection, roles: str = "all") -> None:
     """One worker process: ``App.serve`` on the shared database, answering the benchmark's
     questions over ``conn`` ("cpu": its CPU seconds, its children's, the mails it handled,
     the statements it sent; "rss": its peak memory in MiB; "stop")."""
-    asyncio.run(_worker(url, width, kind, imap_port, smtp_port, warm_maps, conn))
+    asyncio.run(_worker(url, width, kind, imap_port, smtp_port, warm_maps, conn, roles))
 
 
 async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: int, warm_maps: bool,
-                  conn: Connection) -> None:
+                  conn: Connection, roles: str) -> None:
     cfg = config(url, width)
     ctx = Context(engine=make_engine(url, "require"), config=cfg)
     registry.get(kind)  # the game's rules and the dates' locale data loaded, as by the mails before
@@ -266,7 +271,8 @@ async def _worker(url: str, width: int, kind: str, imap_port: int, smtp_port: in
         timefmt.show(ctx.now(), "Europe/Rome", lang)
     tally = _Tally(ctx)
     inbox = ImapInbox("127.0.0.1", imap_port, cfg.server.address, "pbem", "none", max_batch=1000)
-    app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port, connections=cfg.outbox.connections))
+    app = _Worker(ctx, inbox, SmtpSender("127.0.0.1", smtp_port, connections=cfg.outbox.connections),
+                  roles=parse_roles(roles))
     app.cycled = asyncio.Event()
     with ctx.session() as s:  # connected, as a running worker is
         s.connection()
@@ -294,16 +300,17 @@ class Workers:
     """``count`` worker processes on the database of ``url`` (spawned: modules loaded anew)."""
 
     def __init__(self, url: str, width: int, kind: str, server: MailServerProcess, count: int,
-                 warm_maps: bool) -> None:
+                 warm_maps: bool, roles: list[str] | None = None) -> None:
         spawn = multiprocessing.get_context("spawn")
         self.conns: list[Connection] = []
         self.started = False
         self.procs = []
-        for _ in range(count):
+        roles = (roles or []) + ["all"] * count
+        for n in range(count):
             mine, theirs = spawn.Pipe()
             self.conns.append(mine)
-            self.procs.append(spawn.Process(target=worker, args=(url, width, kind, server.imap_port,
-                                                                 server.smtp_port, warm_maps, theirs)))  # with children
+            self.procs.append(spawn.Process(target=worker, args=(url, width, kind, server.imap_port, server.smtp_port,
+                                                                 warm_maps, theirs, roles[n])))  # with children
 
     async def start(self) -> None:
         for p in self.procs:
@@ -551,7 +558,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
     print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px; "
           f"{'each game its own players' if players else 'the same two players in every game'}")
-    workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only)
+    workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only, roles=args.roles)
     t0 = time.perf_counter()
     try:
         await workers.start()
@@ -649,15 +656,26 @@ async def main() -> None:
                              "(a database of the benchmark's own: dropped and made again) for workers")
     parser.add_argument("--workers", type=int, nargs="+", default=[1],
                         help="worker processes on PostgreSQL, each count in turn (SQLite: one daemon)")
+    parser.add_argument("--roles", nargs="+", default=[],
+                        help="each worker's roles in turn, as `pbem serve --role` takes them (say "
+                             "inbox,deadlines maps,outbox: one worker handles the mail, one sends the "
+                             "answers); a worker not named here: all")
     args = parser.parse_args()
-    if not is_shared(args.url) and args.workers != [1]:
-        parser.error("--workers needs a PostgreSQL --url: on SQLite one daemon serves the database")
+    if not is_shared(args.url) and (args.workers != [1] or args.roles):
+        parser.error("--workers and --roles need a PostgreSQL --url: on SQLite one daemon serves the database")
+    try:
+        for roles in args.roles:
+            parse_roles(roles)
+    except ConfigError as exc:
+        parser.error(str(exc))
     load = os.getloadavg()
     print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
     for count in args.workers:
         url = args.url or f"sqlite:///{Path(tempfile.mkdtemp(prefix='pbem-bench-'))}/pbem.sqlite"
         if is_shared(url):
-            print(f"--- {count} worker(s) on {_admin_dsn(url)[1]} (PostgreSQL)")
+            named = (args.roles + ["all"] * count)[:count]
+            print(f"--- {count} worker(s) on {_admin_dsn(url)[1]} (PostgreSQL)"
+                  f"{'; roles: ' + ' | '.join(named) if args.roles else ''}")
         await run(args, url, count)
 
 

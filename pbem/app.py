@@ -119,7 +119,8 @@ class App:
         mode = ctx.config.database.workers  # "shared": one of several workers on PostgreSQL
         self.claims = Claims(ctx.engine, mode)  # its share of the work, among workers on PostgreSQL
         self.lease = MailboxLease(ctx.engine, mode)  # one worker at a time reads the mailbox
-        self.stored = wakeup.Listener(ctx.engine, self.claims.shared)  # mail the reader stored, for the others
+        # mail the reader stored, for the others; mail to send and maps to draw, for a worker of those alone
+        self.stored = wakeup.Listener(ctx.engine, self.claims.shared, wakeup.channels(roles))
         self.ctx.defer_reports = True  # the report stage below draws the maps
         self.inbox = inbox
         self.outgoing = outgoing
@@ -616,8 +617,7 @@ class App:
                 loop.add_signal_handler(sig, self._stop.set)
             except (NotImplementedError, RuntimeError):
                 pass
-        if "inbox" in self.roles:
-            self.stored.start()
+        self.stored.start()  # listens only where there is something to listen for (`wakeup.channels`)
         settle_memory()
         watcher = asyncio.create_task(self._watch_inbox(), name="inbox-watcher")
         log.info("pbem serving; mail to %s", self.ctx.config.server.address)

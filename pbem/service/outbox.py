@@ -35,7 +35,8 @@ from pbem.db.models import Game, OutboxMail, PhaseRow
 from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
-from pbem.service.claims import OUTBOX, Claims
+from pbem.service import wakeup
+from pbem.service.claims import OUTBOX, Claims, shared
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,9 @@ _QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transacti
 #: object, no unit of work at commit), its id returned for `fresh`.
 _TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
 _INSERT = _TABLE.insert().returning(_TABLE.c.id)
+#: On PostgreSQL: with the notice that wakes a worker sending mail (`wakeup.NOTICE`), in the
+#: same round trip.
+_INSERT_NOTICE = _TABLE.insert().returning(_TABLE.c.id, wakeup.NOTICE)
 
 
 def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, recipients: Sequence[str],
@@ -70,7 +74,8 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
     if session.new or session.dirty or session.deleted:
         session.flush()
     now = ctx.now()
-    row_id: int = session.connection().execute(_INSERT, {
+    conn = session.connection()
+    row_id: int = conn.execute(_INSERT_NOTICE if shared(conn.engine) else _INSERT, {
         "message_id": message_id, "game_id": game_id, "kind": kind, "mail_from": ctx.config.server.bounce_address,
         "recipients_json": json.dumps(list(recipients)), "subject": subject, "raw": raw, "status": "queued",
         "attempts": 0, "next_attempt_at": now, "last_error": "", "created_at": now, "sent_at": None,

@@ -22,7 +22,7 @@ from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
 from pbem.core.rules import Rules, Sheet
 from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
-from pbem.service import absences, calendar, claims, holders, mailer, store
+from pbem.service import absences, calendar, claims, holders, mailer, store, wakeup
 from pbem.service.context import Context
 from pbem.service.texts import t
 from pbem.service.timefmt import show, zone_of
@@ -236,6 +236,7 @@ def resolve(session: Session, ctx: Context, game: Game, current: PhaseRow | None
     session.add(ReportJob(game_id=game.id, first_seq=resolved[0].seq, last_seq=resolved[-1].seq,
                           created_at=ctx.now()))
     session.flush()
+    wakeup.announce(session)  # a worker drawing maps: its reports to draw
     return resolved
 
 

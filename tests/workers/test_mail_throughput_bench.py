@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import mail_throughput  # noqa: E402
 
-ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True, players="own")
+ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True, players="own", roles=[])
 FILED = "order mails that file orders:       3 in"
 FLOOR = "the floor (no processing: the same 3 mails sent, IMAP FETCH + STORE, the daemon's reply ("
 
@@ -48,6 +48,22 @@ def test_two_workers_on_postgresql_handle_every_mail_once(capsys: pytest.Capture
     assert FILED in out and FLOOR in out, out
     each = shares(out)
     assert len(each) == 2 and sum(each) == 3, out  # two workers, each mail handled by one
+
+
+def test_a_worker_that_only_sends_sends_every_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--roles inbox,deadlines maps,outbox``: the first worker handles every mail and sends
+    nothing; the second, woken by each answer queued (`pbem.service.wakeup.WORK`), sends them
+    all (the benchmark's check: one reply sent a mail)."""
+    url = os.environ.get("PBEM_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("PBEM_TEST_POSTGRES_URL is not set: the workers share a PostgreSQL database")
+    base = make_url(url)
+    url = base.set(database=f"{base.database}_mailroles").render_as_string(hide_password=False)
+    asyncio.run(mail_throughput.run(argparse.Namespace(**{**vars(ARGS), "roles": ["inbox,deadlines", "maps,outbox"]}),
+                                    url, 2))
+    out = capsys.readouterr().out
+    assert FILED in out and FLOOR in out, out
+    assert shares(out) == [3, 0], out  # the mail handled by the first alone
 
 
 def test_a_floor_below_the_clocks_tick_has_no_multiple() -> None:

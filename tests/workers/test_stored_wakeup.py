@@ -1,6 +1,8 @@
 """Stored mail wakes the other workers (`pbem.service.wakeup`): the mailbox reader's store
 commits a NOTIFY, and a worker listening claims the mail then, not on its next try for the
-lease (`lease.TRY_SECONDS` later). A store rolled back wakes nobody."""
+lease (`lease.TRY_SECONDS` later). A store rolled back wakes nobody. A worker that sends mail
+and draws maps but handles none (``--role outbox,maps``) is woken by a mail queued or a turn's
+reports to draw instead."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import pytest
 
 from pbem.config import from_mapping
 from pbem.db.session import make_engine
-from pbem.service import queue, wakeup
+from pbem.service import outbox, queue, wakeup
+from pbem.service.workers import ROLES
 from pbem.service.claims import Claims
 from pbem.service.context import Context, ManualClock
 from tests.workers.harness import postgres_url
@@ -56,3 +59,39 @@ def test_only_workers_sharing_a_database_listen(ctx: Context) -> None:
     sqlite = make_engine("sqlite://")
     assert not wakeup.Listener(sqlite).enabled  # one daemon: it stores nothing, it handles each mail
     assert wakeup.Listener(ctx.engine).enabled
+
+
+def test_queued_mail_wakes_a_worker_that_sends_it(ctx: Context) -> None:
+    assert wakeup.channels(ROLES) == (wakeup.CHANNEL,)  # it handles mail: its own answers it sends itself
+    assert wakeup.channels({"outbox", "maps"}) == wakeup.channels({"outbox"}) == (wakeup.WORK,)
+    assert wakeup.channels({"deadlines"}) == ()
+    assert not wakeup.Listener(ctx.engine, channels=wakeup.channels({"deadlines"})).enabled
+
+    def queue_mail(n: int, commit: bool) -> None:
+        with ctx.session() as s:
+            outbox.enqueue(s, ctx, message_id=f"<q{n}@pbem>", raw=b"Subject: orders accepted\r\n\r\nok\r\n",
+                           recipients=["nora@players.example"], subject="orders accepted", kind="reply", game_id=None)
+            s.commit() if commit else s.rollback()
+
+    def announce() -> None:
+        with ctx.session() as s:  # a turn resolved: its reports to draw
+            wakeup.announce(s)
+            s.commit()
+
+    async def run() -> None:
+        listener = wakeup.Listener(ctx.engine, channels=wakeup.channels({"outbox", "maps"}))
+        listener.start()
+        try:
+            await listener.wait(10)  # the wake-up a listener gives itself once it listens
+            await asyncio.to_thread(queue.store, ctx, RAW)  # stored mail is for the workers that handle it
+            assert not await listener.wait(1.5)
+            await asyncio.to_thread(queue_mail, 1, False)  # rolled back: never queued
+            assert not await listener.wait(1.5)
+            await asyncio.to_thread(queue_mail, 2, True)
+            assert await listener.wait(10)  # well before the outbox's next look
+            await asyncio.to_thread(announce)
+            assert await listener.wait(10)
+        finally:
+            await asyncio.to_thread(listener.stop)
+
+    asyncio.run(run())
