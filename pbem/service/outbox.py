@@ -63,7 +63,9 @@ _QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transacti
 _TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
 _INSERT = _TABLE.insert().returning(_TABLE.c.id)
 #: On PostgreSQL: with the notice that wakes a worker sending mail (`wakeup.NOTICE`), in the
-#: same round trip.
+#: same round trip. A transaction that notifies takes a lock of the whole server while it
+#: commits; measured here it cost nothing (two writers, each a row and a commit at a time:
+#: 5,606-5,812 commits/s with the notice, 4,925-5,658 without).
 _INSERT_NOTICE = _TABLE.insert().returning(_TABLE.c.id, wakeup.NOTICE)
 
 
