@@ -539,9 +539,10 @@ def requeue(ctx: Context, *, message_ids: Sequence[str] = (), game_id: str | Non
 
 def listing(ctx: Context, *, status: str | None = None, game_id: str | None = None,
             limit: int = 50) -> list[OutboxMail]:
-    """The newest outbox rows (``pbem outbox list``), newest first."""
+    """The newest outbox rows (``pbem outbox list``), newest first; without their bytes (a
+    welcome with its map is ~300 KB, each decrypted for a line that shows none of it)."""
     with ctx.session() as s:
-        stmt = select(OutboxMail)
+        stmt = select(OutboxMail).options(_NO_RAW)
         if status:
             stmt = stmt.where(OutboxMail.status == status)
         if game_id:

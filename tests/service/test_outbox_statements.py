@@ -158,3 +158,21 @@ def test_a_row_the_listing_claimed_is_read_again_under_the_claim(ctx: Context, c
     assert [m.recipients for m in out.sent] == [("p1@players.example",)]
     assert _statuses(ctx, [first, second]) == [("sent", 1), ("sent", 1)]
     a.close()
+
+
+def test_the_outbox_list_reads_no_mail(ctx: Context) -> None:
+    """``pbem outbox list`` shows a line a mail: none of its bytes, so none are read (a welcome
+    with its map is ~300 KB, each decrypted for nothing)."""
+    _queue(ctx, 3)
+    columns: list[list[str]] = []
+
+    def _read(conn, cursor, statement, params, context, executemany) -> None:  # type: ignore[no-untyped-def]
+        columns.append([d[0] for d in cursor.description or ()])
+
+    event.listen(ctx.engine, "after_cursor_execute", _read)
+    try:
+        rows = outbox.listing(ctx, limit=2)
+    finally:
+        event.remove(ctx.engine, "after_cursor_execute", _read)
+    assert [r.message_id for r in rows] == ["<stmt-2@pbem.test>", "<stmt-1@pbem.test>"]
+    assert columns and not any("raw" in c for c in columns), columns
