@@ -17,9 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
-
 from collections.abc import Collection, Sequence
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
