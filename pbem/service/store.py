@@ -8,6 +8,7 @@ from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import and_, bindparam, inspect
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.core import registry
@@ -19,14 +20,20 @@ from pbem.errors import NotFoundError
 
 # The statements of every order mail, built once (building one costs more than running it
 # on SQLite); each takes its values as parameters.
+#: What a mail never reads of the game and its phase (the first state, the sealed seed, the
+#: outcome, the phase's own copy of the state: ~2/3 of the row's bytes, and a decryption): left
+#: unread, loaded on first use (a turn's resolution reads the seed).
+_UNREAD = (defer(Game.initial_state_json), defer(Game.seed_hex), defer(Game.outcome_json),  # type: ignore[arg-type]
+           defer(PhaseRow.state_json))  # type: ignore[arg-type]
 _GAME_PHASE = (select(Game, PhaseRow).where(Game.id == bindparam("game_id"))
-               .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq)))
+               .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
+               .options(*_UNREAD))
 _GAME_PHASE_LOCKED = _GAME_PHASE.with_for_update(of=Game)  # the game's lock, as without the phase
 #: The game and its phase with the player at an address (`get_game`'s ``player``): a row of no
 #: table of the game's, joined on the address alone, so the game's row is found with or without it.
 _GAME_PHASE_PLAYER = (select(Game, PhaseRow, Player).where(Game.id == bindparam("game_id"))
                       .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
-                      .outerjoin(Player, col(Player.address) == bindparam("address")))
+                      .outerjoin(Player, col(Player.address) == bindparam("address")).options(*_UNREAD))
 _GAME_PHASE_PLAYER_LOCKED = _GAME_PHASE_PLAYER.with_for_update(of=Game)
 _PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.seq == bindparam("seq"))
 _SEAT = select(Seat).where(Seat.game_id == bindparam("game_id"), Seat.name == bindparam("name"))

@@ -128,3 +128,32 @@ def test_the_game_read_with_the_senders_player_answers_as_player_at(ctx: Context
             assert len(seen) == (0 if expected is not None else 1), seen  # a stranger is looked for again
         with ctx.session() as session, pytest.raises(NotFoundError):
             store.get_game(session, "nosuchgame", lock=True, phase=True, player=address)
+
+
+def test_the_game_read_for_a_mail_leaves_what_it_never_uses_unread(ctx: Context) -> None:
+    """`store.get_game` with its phase (every mail about a game reads it so) sends neither the
+    game's first state, its sealed seed, its outcome nor the phase's copy of the state: two
+    thirds of the row's bytes and a decryption. Each is still there when asked for (a turn's
+    resolution reads the seed), the same as a plain read gives."""
+    from sqlalchemy import event
+
+    game_id = _duel(ctx, 78)
+    with ctx.session() as session:
+        plain = store.get_game(session, game_id)
+        expected = (plain.initial_state_json, plain.seed_hex, plain.outcome_json, plain.state_json)
+        phase_state = store.current_phase(session, plain).state_json  # type: ignore[union-attr]
+    for player in (None, "red78@example.org"):
+        with ctx.session() as session:
+            seen: list[str] = []
+            listen = lambda *args: seen.append(args[2])  # noqa: E731
+            event.listen(ctx.engine, "before_cursor_execute", listen)
+            try:
+                game = store.get_game(session, game_id, lock=True, phase=True, player=player)
+            finally:
+                event.remove(ctx.engine, "before_cursor_execute", listen)
+            assert len(seen) == 1
+            for column in ("initial_state_json", "seed_hex", "outcome_json", "phase.state_json"):
+                assert column not in seen[0], (column, seen[0])
+            assert "game.state_json" in seen[0]
+            assert (game.initial_state_json, game.seed_hex, game.outcome_json, game.state_json) == expected
+            assert store.current_phase(session, game).state_json == phase_state  # type: ignore[union-attr]
