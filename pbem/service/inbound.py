@@ -18,6 +18,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from pbem.core import registry
+from pbem.db import direct
 from pbem.db.models import Game, Holder, InboundMail, Seat, SheetRow
 from pbem.errors import DrawingRefused, NotFoundError
 from pbem.mail.bounce import is_bounce
@@ -71,8 +72,8 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
             session.rollback()
             log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)
             return _record_failure(ctx, mail, raw, exc, receipt)
-        session.connection().execute(_FINISH, {"row_id": row.id, "new_status": result.status,
-                                               "new_note": result.note[:2000], "new_game_id": result.game_id})
+        direct.rows(session.connection(), _FINISH, {"row_id": row.id, "new_status": result.status,
+                                                    "new_note": result.note[:2000], "new_game_id": result.game_id})
         checkpoint("inbound.before-commit")
         session.commit()
     ctx.after_commit()
@@ -106,8 +107,9 @@ def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, 
     fields: dict[str, Any] = {"dedupe_key": mail.dedupe_key, "message_id": mail.message_id or "", "sender": mail.sender or "",
               "subject": mail.subject[:500], "size": mail.size, "raw": kept}
     if receipt is not None:
-        got = session.connection().execute(_FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}}).first()
-        if got is not None:  # the row as it now is, known without reading it
+        filled = direct.rows(session.connection(), _FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}})
+        if filled:
+            got = filled[0]  # the row as it now is, known without reading it
             return OnRecord(receipt, got[0])
     # no receipt row: the mail's own key, then a new row
     if session.exec(select(InboundMail.id).where(InboundMail.dedupe_key == mail.dedupe_key)).first() is not None:

@@ -31,6 +31,7 @@ from typing import Any
 from sqlalchemy import Select, bindparam, func
 from sqlmodel import Session, col, select
 
+from pbem.db import direct
 from pbem.db.models import OutboxMail, PressRow
 from pbem.service.context import Context
 
@@ -127,7 +128,7 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
                 params[f"recipient{i}"] = _recipient(who)
         session.flush()  # the answers queued in this transaction count (what the ORM's autoflush did)
         stmt = _counts(tuple(who is not None for _, _, who, _ in counted))
-        counts = session.connection().execute(stmt, params).one()  # core: no ORM result to build
+        counts = direct.rows(session.connection(), stmt, params)[0]  # core: no ORM result to build
         for (cap, _, _, what), count in zip(counted, counts):
             if count >= cap:
                 log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from pbem.config import format_duration, parse_duration
+from pbem.db import direct
 from pbem.db.models import Game, OutboxMail, PhaseRow
 from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
@@ -77,11 +78,11 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
         session.flush()
     now = ctx.now()
     conn = session.connection()
-    row_id: int = conn.execute(_INSERT_NOTICE if shared(conn.engine) else _INSERT, {
+    row_id: int = direct.rows(conn, _INSERT_NOTICE if shared(conn.engine) else _INSERT, {
         "message_id": message_id, "game_id": game_id, "kind": kind, "mail_from": ctx.config.server.bounce_address,
         "recipients_json": json.dumps(list(recipients)), "subject": subject, "raw": raw, "status": "queued",
         "attempts": 0, "next_attempt_at": now, "last_error": "", "created_at": now, "sent_at": None,
-        "bounced_at": None, "bounce_status": "", "bounce_diagnostic": ""}).scalar_one()
+        "bounced_at": None, "bounce_status": "", "bounce_diagnostic": ""})[0][0]
     if len(raw) <= _FRESH_BYTES:
         session.info.setdefault(_QUEUED, []).append((row_id, message_id, raw))
     return row_id

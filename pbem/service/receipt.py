@@ -24,6 +24,7 @@ from sqlalchemy import bindparam, insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem.db import direct
 from pbem.db.models import InboundMail, Player
 from pbem.mail.address import parse_from
 from pbem.service import limits, mailer
@@ -63,7 +64,7 @@ def receive(ctx: Context, raw: bytes) -> Receipt:
     with ctx.session() as session:
         # a new mail (the usual case) is one INSERT; its key taken, the row on record decides
         try:
-            row_id = session.connection().execute(_RECEIVE, {"key": key, "size": len(raw), "at": ctx.now()}).scalar_one()
+            row_id = direct.rows(session.connection(), _RECEIVE, {"key": key, "size": len(raw), "at": ctx.now()})[0][0]
             session.commit()
             return Receipt(row_id)
         except IntegrityError:

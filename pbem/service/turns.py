@@ -21,6 +21,7 @@ from pbem.config import parse_duration
 from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.dice import Roll, VerifiableDice, orders_digest
 from pbem.core.rules import Rules, Sheet
+from pbem.db import direct
 from pbem.db.models import EventRow, Game, PhaseRow, ReportJob, RollRow, Seat, SheetRow
 from pbem.service import absences, calendar, claims, holders, mailer, store, wakeup
 from pbem.service.context import Context
@@ -94,7 +95,7 @@ def file_sheet(session: Session, ctx: Context, game: Game, rules: Rules, seq: in
         session.connection().execute(_SUPERSEDE, {"ids": by_id})
     values = _sheet_values(ctx, game, rules, seq, sheet, raw_text=raw_text, source=source, sender=sender,
                            inbound_id=inbound_id, mail_date=mail_date)
-    session.connection().execute(_INSERT_SHEET, values)
+    direct.rows(session.connection(), _INSERT_SHEET, values)
     return Filed(values["receipt"], values["canonical"])
 
 
