@@ -11,8 +11,9 @@ are CPU-bound, and an order mail runs six such statements).
 What stays as `Connection.execute` has it: the statement runs in the connection's transaction,
 the engine's ``before_cursor_execute``/``after_cursor_execute`` listeners hear it (the tests and
 benchmarks count statements so), and a driver's error is raised as SQLAlchemy's (an
-``IntegrityError`` for a key taken), a lost connection invalidated. Only statements without
-expanding parameters (``IN`` lists) go this way.
+``IntegrityError`` for a key taken), a lost connection invalidated. A statement with an
+expanding parameter (an ``IN`` list), a computed default or a parameter left out is refused
+(``ValueError``): those run through `Connection.execute`.
 """
 
 from __future__ import annotations

@@ -108,9 +108,8 @@ def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, 
               "subject": mail.subject[:500], "size": mail.size, "raw": kept}
     if receipt is not None:
         filled = direct.rows(session.connection(), _FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}})
-        if filled:
-            got = filled[0]  # the row as it now is, known without reading it
-            return OnRecord(receipt, got[0])
+        if filled:  # the row as it now is, known without reading it
+            return OnRecord(receipt, filled[0][0])
     # no receipt row: the mail's own key, then a new row
     if session.exec(select(InboundMail.id).where(InboundMail.dedupe_key == mail.dedupe_key)).first() is not None:
         return None
