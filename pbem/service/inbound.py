@@ -48,19 +48,28 @@ ORDER_WINDOW = timedelta(minutes=2)
 MAX_DIAGNOSTICS = 50
 
 
-def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
+def handle(ctx: Context, raw: bytes, receipt: int | None = None, received_at: datetime | None = None) -> Handled:
     """Process one raw mail exactly once. ``receipt``: the row `pbem.service.receipt.receive`
-    wrote before the work started; the mail's own record is that row. Where no map may be
-    drawn (`pbem.render.refuse`), a mail that would draw one raises `DrawingRefused` with
-    nothing of its handling kept (one transaction: rolled back)."""
+    wrote before the work started; the mail's own record is that row. ``received_at``: that
+    row's time, as the caller knows it (`receipt.Receipt`, `queue.Claimed`): the row is then
+    filled in and finished by one UPDATE after the work, which its dedupe key's unique index
+    checks (a mail processed already has its work rolled back), instead of one UPDATE before
+    the work and one after. Where no map may be drawn (`pbem.render.refuse`), a mail that
+    would draw one raises `DrawingRefused` with nothing of its handling kept (one
+    transaction: rolled back)."""
     mail = read_mail(raw)
     kept = atrest.redact_mail(raw, mail.text)  # kept without its secrets; processed whole
     with ctx.session() as session:
-        try:
-            row = _on_record(session, ctx, mail, kept, receipt)
-        except IntegrityError:  # the mail's own key is on record: it was processed already
-            session.rollback()
-            row = None
+        fill: dict[str, Any] = {}
+        if receipt is not None and received_at is not None:  # filled in with the outcome, below
+            row: OnRecord | None = OnRecord(receipt, received_at)
+            fill = {f"new_{k}": v for k, v in _fields(mail, kept).items()}
+        else:
+            try:
+                row = _on_record(session, ctx, mail, kept, receipt)
+            except IntegrityError:  # the mail's own key is on record: it was processed already
+                session.rollback()
+                row = None
         if row is None:
             return _duplicate(ctx, session, receipt)
         try:
@@ -72,8 +81,16 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None) -> Handled:
             session.rollback()
             log.exception("inbound mail %s from %s failed", mail.message_id, mail.sender)
             return _record_failure(ctx, mail, raw, exc, receipt)
-        direct.rows(session.connection(), _FINISH, {"row_id": row.id, "new_status": result.status,
-                                                    "new_note": result.note[:2000], "new_game_id": result.game_id})
+        outcome = {"row_id": row.id, "new_status": result.status, "new_note": result.note[:2000],
+                   "new_game_id": result.game_id}
+        try:
+            finished = direct.rows(session.connection(), _FILL_FINISH if fill else _FINISH, {**outcome, **fill})
+        except IntegrityError:  # filled in only now: the key was on record, its work is undone
+            session.rollback()
+            return _duplicate(ctx, session, receipt)
+        if fill and not finished:  # the receipt row is gone: handled again as a mail without one
+            session.rollback()
+            return handle(ctx, raw, receipt)
         checkpoint("inbound.before-commit")
         session.commit()
     ctx.after_commit()
@@ -98,14 +115,24 @@ _FILL = (update(_INBOUND).where(_INBOUND.c.id == bindparam("row_id"))
 #: The mail's row finished: what became of it (`handle`, in the mail's own transaction).
 _FINISH = (update(_INBOUND).where(_INBOUND.c.id == bindparam("row_id"))
            .values({name: bindparam(f"new_{name}") for name in ("status", "note", "game_id")}))
+#: The receipt row filled in and finished at once (`handle`, its time known to the caller).
+_FILL_FINISH = (update(_INBOUND).where(_INBOUND.c.id == bindparam("row_id"))
+                .values({name: bindparam(f"new_{name}") for name in ("dedupe_key", "message_id", "sender", "subject",
+                                                                     "size", "raw", "status", "note", "game_id")})
+                .returning(_INBOUND.c.id))
+
+
+def _fields(mail: IncomingMail, kept: bytes) -> dict[str, Any]:
+    """What the mail says, as its row keeps it."""
+    return {"dedupe_key": mail.dedupe_key, "message_id": mail.message_id or "", "sender": mail.sender or "",
+            "subject": mail.subject[:500], "size": mail.size, "raw": kept}
 
 
 def _on_record(session: Session, ctx: Context, mail: IncomingMail, kept: bytes, receipt: int | None) -> OnRecord | None:
     """The mail's row, under its own dedupe key (flushed: a key on record already raises
     IntegrityError); None when the key is found taken. The receipt row is filled in by one
     UPDATE … RETURNING, the key's unique index being the duplicate check."""
-    fields: dict[str, Any] = {"dedupe_key": mail.dedupe_key, "message_id": mail.message_id or "", "sender": mail.sender or "",
-              "subject": mail.subject[:500], "size": mail.size, "raw": kept}
+    fields = _fields(mail, kept)
     if receipt is not None:
         filled = direct.rows(session.connection(), _FILL, {"row_id": receipt, **{f"new_{k}": v for k, v in fields.items()}})
         if filled:  # the row as it now is, known without reading it
@@ -135,7 +162,11 @@ def _record_failure(ctx: Context, mail: IncomingMail, raw: bytes, exc: Exception
         row.subject, row.size, row.raw = mail.subject[:500], mail.size, atrest.redact_mail(raw, mail.text)
         row.status, row.note = "error", f"{type(exc).__name__}: {exc}"[:2000]
         session.add(row)
-        session.flush()
+        try:
+            session.flush()
+        except IntegrityError:  # the mail's key was on record (`handle` fills the row in last): a duplicate
+            session.rollback()
+            return _duplicate(ctx, session, receipt)
         if mail.sender and not machine_reason(mail, raw=raw):
             Reply(session, ctx, mail).send(mail.sender, t("subject.error", "en"), t("reply.internal_error", "en"))
         session.commit()

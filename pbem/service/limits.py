@@ -25,18 +25,19 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func
 from sqlmodel import Session, col, select
 
 from pbem.db import direct
 from pbem.db.models import OutboxMail, PressRow
 from pbem.service.context import Context
 
-__all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "allow", "allow_reply",
-           "allow_press", "answers_in_window", "window_query", "press_in_window", "replies_in_window"]
+__all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "Budget", "allow", "allow_reply",
+           "allow_press", "budget", "spent", "under", "answers_in_window", "window_query", "press_in_window", "replies_in_window"]
 
 log = logging.getLogger(__name__)
 
@@ -102,9 +103,37 @@ def replies_in_window(session: Session, ctx: Context, address: str | None = None
     return answers_in_window(session, ctx, AUTHENTICATED, WINDOW, address)
 
 
-def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
-    """May an answer of ``kind`` go to ``address`` now? False — and a log line — when its
-    budget is spent. Kinds other than `AUTHENTICATED` and `STRANGER` are never limited."""
+@dataclass(frozen=True)
+class Budget:
+    """The caps an answer of ``kind`` to ``address`` must stay under, each ``(cap, window,
+    address or None, what it counts)``: checked by `allow`, or by the very statement that
+    queues the answer (`pbem.service.outbox.enqueue`, `under`: one round trip, not two)."""
+
+    kind: str
+    address: str
+    caps: tuple[tuple[int, timedelta, str | None, str], ...]
+
+    @property
+    def closed(self) -> bool:
+        """A cap of 0: no answer of this kind at all, nothing to count."""
+        return any(cap <= 0 for cap, _, _, _ in self.caps)
+
+    def per_address(self) -> tuple[bool, ...]:
+        return tuple(who is not None for _, _, who, _ in self.caps)
+
+    def params(self, ctx: Context) -> dict[str, Any]:
+        """The values of `_counts` / `under` for these caps, now."""
+        params: dict[str, Any] = {}
+        for i, (cap, window, who, _) in enumerate(self.caps):
+            params.update({f"kind{i}": self.kind, f"since{i}": ctx.now() - window, f"cap{i}": cap})
+            if who is not None:
+                params[f"recipient{i}"] = _recipient(who)
+        return params
+
+
+def budget(ctx: Context, address: str, kind: str) -> Budget | None:
+    """The caps on an answer of ``kind`` to ``address`` (None: never limited). The caps after
+    one of 0 are left out: that one refuses every answer (`Budget.closed`)."""
     limits = ctx.config.limits
     if kind == AUTHENTICATED:
         caps = ((limits.global_per_hour, WINDOW, None, "answers to authenticated mail in the last hour"),
@@ -114,29 +143,51 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
                 (limits.stranger_per_day, STRANGER_WINDOW, address,
                  "answers to unauthenticated mail from this address in the last day"))
     else:
-        return True
-    counted = []  # the caps before the first one of 0, each counted (in one statement)
+        return None
+    kept = []
     for entry in caps:
+        kept.append(entry)
         if entry[0] <= 0:
             break
-        counted.append(entry)
-    if counted:  # one round trip for every answer sent, not one per cap
-        params: dict[str, Any] = {}
-        for i, (cap, window, who, _) in enumerate(counted):
-            params.update({f"kind{i}": kind, f"since{i}": ctx.now() - window, f"cap{i}": cap})
-            if who is not None:
-                params[f"recipient{i}"] = _recipient(who)
-        session.flush()  # the answers queued in this transaction count (what the ORM's autoflush did)
-        stmt = _counts(tuple(who is not None for _, _, who, _ in counted))
-        counts = direct.rows(session.connection(), stmt, params)[0]  # core: no ORM result to build
-        for (cap, _, _, what), count in zip(counted, counts):
-            if count >= cap:
-                log.warning("%s to %s suppressed: %d %s reach the limit (%d)", kind, address, count, what, cap)
-                return False
-    if len(counted) < len(caps):
-        log.info("%s to %s suppressed: the limit is 0", kind, address)
-        return False
-    return True
+    return Budget(kind, address, tuple(kept))
+
+
+#: `under`'s conditions, by the caps' kinds (whether each is per address), built once.
+_UNDER: dict[tuple[bool, ...], ColumnElement[bool]] = {}
+
+
+def under(budget: Budget) -> ColumnElement[bool]:
+    """True while every cap of ``budget`` has room (its values: `Budget.params`): the WHERE of
+    an INSERT … SELECT that queues the answer only then. Counted in the statement's own
+    snapshot, so the answers queued earlier in the transaction count, as in `allow`."""
+    per_address = budget.per_address()
+    cond = _UNDER.get(per_address)
+    if cond is None:
+        counts = _counts(per_address).selected_columns
+        cond = _UNDER[per_address] = and_(*(count < bindparam(f"cap{i}") for i, count in enumerate(counts)))
+    return cond
+
+
+def spent(session: Session, ctx: Context, budget: Budget) -> bool:
+    """Is a cap of ``budget`` reached? The first one reached is logged. The caps are counted in
+    one statement (rows of this transaction included: the session flushes first)."""
+    if budget.closed:
+        log.info("%s to %s suppressed: the limit is 0", budget.kind, budget.address)
+        return True
+    session.flush()  # the answers queued in this transaction count (what the ORM's autoflush did)
+    counts = direct.rows(session.connection(), _counts(budget.per_address()), budget.params(ctx))[0]
+    for (cap, _, _, what), count in zip(budget.caps, counts):
+        if count >= cap:  # the first one reached is the one logged
+            log.warning("%s to %s suppressed: %d %s reach the limit (%d)", budget.kind, budget.address, count, what, cap)
+            return True
+    return False
+
+
+def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
+    """May an answer of ``kind`` go to ``address`` now? False — and a log line — when its
+    budget is spent. Kinds other than `AUTHENTICATED` and `STRANGER` are never limited."""
+    caps = budget(ctx, address, kind)
+    return caps is None or not spent(session, ctx, caps)
 
 
 def allow_reply(session: Session, ctx: Context, address: str) -> bool:

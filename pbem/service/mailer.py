@@ -15,7 +15,7 @@ from pbem.core.i18n import Message
 from pbem.core.rules import Rules, View
 from pbem.db.models import Game
 from pbem.mail.compose import Attachment, compose
-from pbem.service import outbox, threads, tokens
+from pbem.service import limits, outbox, threads, tokens
 from pbem.service.context import Context
 
 if TYPE_CHECKING:
@@ -50,13 +50,16 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
           game: Game | None, attachments: Sequence[Attachment] = (), in_reply_to: str | None = None,
           references: Sequence[str] = (),
           auto_submitted: Literal["auto-generated", "auto-replied"] = "auto-generated",
-          reply_to: str | None = None, seat: str | None = None, roster: Roster | None = None) -> str:
-    """Compose and enqueue one mail. With ``security.reply_tokens`` a mail to a seat's
+          reply_to: str | None = None, seat: str | None = None, roster: Roster | None = None,
+          budget: limits.Budget | None = None) -> str | None:
+    """Compose and enqueue one mail; its Message-ID. With ``security.reply_tokens`` a mail to a seat's
     address carries ``Reply-To: <the seat's token address>`` (unless ``reply_to`` is given).
     A mail to a seat's player joins the seat's thread (`pbem.service.threads`): the first one
     (the welcome) is its root, the others name the root first in References; ``seat`` says
     which seat where the player holds two in one game. ``roster``: ``game``'s holders read
-    once for a batch of mails (`pbem.service.holders.Roster`), the same answers."""
+    once for a batch of mails (`pbem.service.holders.Roster`), the same answers. ``budget``: an
+    answer's caps, counted by the INSERT that queues it (`outbox.enqueue`): one reached,
+    nothing is queued (None)."""
     own_id: str | None = None
     used: bool | None = None
     if roster is not None and game is not None:
@@ -83,9 +86,9 @@ def queue(session: Session, ctx: Context, *, to: str, subject: str, text: str, k
         message_id=own_id, in_reply_to=in_reply_to, references=tuple(references), auto_submitted=auto_submitted,
         game_id=game.id if game is not None else None, domain=ctx.config.server.domain, date=ctx.now(),
         extra_headers=(("Reply-To", reply_to),) if reply_to else ())
-    outbox.enqueue(session, ctx, message_id=message_id, raw=raw, recipients=[to], subject=subject, kind=kind,
-                   game_id=game.id if game is not None else None)
-    return message_id
+    queued = outbox.enqueue(session, ctx, message_id=message_id, raw=raw, recipients=[to], subject=subject, kind=kind,
+                            game_id=game.id if game is not None else None, budget=budget)
+    return message_id if queued is not None else None
 
 
 def _thread(session: Session, ctx: Context, game: Game, to: str, reply_to: str | None, seat: str | None,

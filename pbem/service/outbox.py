@@ -36,7 +36,7 @@ from pbem.db.models import Game, OutboxMail, PhaseRow
 from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
-from pbem.service import wakeup
+from pbem.service import limits, wakeup
 from pbem.service.claims import OUTBOX, Claims, shared
 from pbem.service.context import Context
 
@@ -70,19 +70,48 @@ _INSERT = _TABLE.insert().returning(_TABLE.c.id)
 _INSERT_NOTICE = _TABLE.insert().returning(_TABLE.c.id, wakeup.NOTICE)
 
 
+#: `enqueue`'s INSERT … SELECT under an answer's caps, by the caps' kinds and whether it
+#: notifies (`_guarded`); its values typed as the columns are (``raw`` sealed).
+_GUARDED: dict[tuple[tuple[bool, ...], bool], Any] = {}
+_COLUMNS = [c for c in _TABLE.c if c.name != "id"]
+
+
+def _guarded(budget: limits.Budget, notice: bool) -> Any:
+    key = (budget.per_address(), notice)
+    stmt = _GUARDED.get(key)
+    if stmt is None:
+        row = select(*[bindparam(c.name, type_=c.type) for c in _COLUMNS]).where(limits.under(budget))
+        stmt = _GUARDED[key] = (_TABLE.insert().from_select([c.name for c in _COLUMNS], row)
+                                .returning(_TABLE.c.id, *([wakeup.NOTICE] if notice else [])))
+    return stmt
+
+
 def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, recipients: Sequence[str],
-            subject: str, kind: str, game_id: str | None) -> int:
+            subject: str, kind: str, game_id: str | None, budget: limits.Budget | None = None) -> int | None:
     """Queue one mail in the session's transaction; its row id. Objects the session holds
-    unflushed (a new game, its seats) are flushed first: the row may name them."""
+    unflushed (a new game, its seats) are flushed first: the row may name them. ``budget``: an
+    answer's caps (`pbem.service.limits`), counted by the INSERT itself; one reached (or 0),
+    nothing is queued, the cap is logged, and None returned."""
+    if budget is not None and budget.closed:
+        limits.spent(session, ctx, budget)  # logged, nothing counted
+        return None
     if session.new or session.dirty or session.deleted:
         session.flush()
     now = ctx.now()
     conn = session.connection()
-    row_id: int = direct.rows(conn, _INSERT_NOTICE if shared(conn.engine) else _INSERT, {
+    values = {
         "message_id": message_id, "game_id": game_id, "kind": kind, "mail_from": ctx.config.server.bounce_address,
         "recipients_json": json.dumps(list(recipients)), "subject": subject, "raw": raw, "status": "queued",
         "attempts": 0, "next_attempt_at": now, "last_error": "", "created_at": now, "sent_at": None,
-        "bounced_at": None, "bounce_status": "", "bounce_diagnostic": ""})[0][0]
+        "bounced_at": None, "bounce_status": "", "bounce_diagnostic": ""}
+    if budget is None:
+        got = direct.rows(conn, _INSERT_NOTICE if shared(conn.engine) else _INSERT, values)
+    else:
+        got = direct.rows(conn, _guarded(budget, shared(conn.engine)), {**values, **budget.params(ctx)})
+        if not got:  # a cap reached: counted again, to say which (a loop or a flood, not every answer)
+            limits.spent(session, ctx, budget)
+            return None
+    row_id: int = got[0][0]
     if len(raw) <= _FRESH_BYTES:
         session.info.setdefault(_QUEUED, []).append((row_id, message_id, raw))
     return row_id

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
@@ -61,7 +62,7 @@ _MARK = (update(_TABLE).where(_TABLE.c.id.in_(bindparam("row_ids", expanding=Tru
                              else_="error"),
                  held=case((_TABLE.c.status == RETRYING, None), else_=_TABLE.c.held),
                  note=case((_TABLE.c.status == RETRYING, TWICE), else_=_TABLE.c.note))
-         .returning(_TABLE.c.id, _TABLE.c.status, _TABLE.c.held))
+         .returning(_TABLE.c.id, _TABLE.c.status, _TABLE.c.held, _TABLE.c.received_at))
 #: Mails stored in one statement at most (`store_many`), and their bytes at most (a chunk ends
 #: with the mail that reaches them).
 STORE_ROWS = 50
@@ -113,6 +114,7 @@ class Claimed:
     row_id: int
     raw: bytes
     retry: bool = False
+    received_at: datetime | None = None  # the row's time, for `inbound.handle`
 
 
 def _parameters(ctx: Context, raws: Sequence[bytes]) -> dict[str, object]:
@@ -185,7 +187,7 @@ def claim(ctx: Context, claims: Claims, want: int = BATCH) -> list[Claimed]:
             if row is not None and row.status != "error":
                 if row.status == RETRYING:
                     log.warning("inbound mail %s was being processed when its worker stopped: one more try", row_id)
-                got.append(Claimed(row_id, row.held, row.status == RETRYING))
+                got.append(Claimed(row_id, row.held, row.status == RETRYING, row.received_at))
                 continue
             if row is not None:
                 log.error("inbound mail %s: %s", row_id, TWICE)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import bindparam, insert
 from sqlalchemy.exc import IntegrityError
@@ -45,6 +46,7 @@ class Receipt:
 
     row_id: int | None
     handled: Handled | None = None
+    received_at: datetime | None = None  # the row's time, for `inbound.handle`
 
 
 #: A new mail's receipt row (built once, run as core on the session's connection: the ORM's
@@ -64,9 +66,10 @@ def receive(ctx: Context, raw: bytes) -> Receipt:
     with ctx.session() as session:
         # a new mail (the usual case) is one INSERT; its key taken, the row on record decides
         try:
-            row_id = direct.rows(session.connection(), _RECEIVE, {"key": key, "size": len(raw), "at": ctx.now()})[0][0]
+            at = ctx.now()
+            row_id = direct.rows(session.connection(), _RECEIVE, {"key": key, "size": len(raw), "at": at})[0][0]
             session.commit()
-            return Receipt(row_id)
+            return Receipt(row_id, received_at=at)
         except IntegrityError:
             session.rollback()
         found = session.exec(select(InboundMail).where(InboundMail.dedupe_key == key)).first()
@@ -85,7 +88,7 @@ def receive(ctx: Context, raw: bytes) -> Receipt:
             return Receipt(None, Handled("duplicate", "already processed", row.game_id, row.id))
         session.add(row)
         session.commit()
-        return Receipt(row.id)
+        return Receipt(row.id, received_at=row.received_at)
 
 
 def forget(session: Session, row_id: int | None) -> None:

@@ -70,15 +70,18 @@ class Reply:
         stranger's); a mail to a seat's player still joins that seat's thread (`mailer.queue`).
         Threaded, References keep the chain: the seat's root, the mail's own References, the mail."""
         kind = kind or (limits.AUTHENTICATED if self.trusted else limits.STRANGER)
-        if not unlimited and not limits.allow(self.session, self.ctx, to, kind):
+        caps = None if unlimited else limits.budget(self.ctx, to, kind)
+        if caps is not None and caps.closed:  # no answer of this kind at all: logged, nothing composed
+            limits.spent(self.session, self.ctx, caps)
             return False
         subject = mailer.subject(self.game, subject_what, turn, self.lang)
         if self.trusted and self.mail.subject and to.lower() == (self.mail.sender or "").lower():
             subject = reply_subject(self.mail.subject) if self.mail.subject.startswith("[pbem]") else subject
         parent = self.mail.written_id or self.mail.message_id
         refs = [*self.mail.references, parent] if parent else list(self.mail.references)
-        mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
-                     attachments=attachments, in_reply_to=(parent or None) if thread else None,
-                     references=refs[-MAX_REFERENCES:] if thread else (), auto_submitted="auto-replied",
-                     seat=self.seat)
-        return True
+        # the caps are counted by the INSERT that queues the answer: one round trip, not two
+        queued = mailer.queue(self.session, self.ctx, to=to, subject=subject, text=text, kind=kind, game=self.game,
+                              attachments=attachments, in_reply_to=(parent or None) if thread else None,
+                              references=refs[-MAX_REFERENCES:] if thread else (), auto_submitted="auto-replied",
+                              seat=self.seat, budget=caps)
+        return queued is not None

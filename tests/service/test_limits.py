@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 
+from sqlalchemy import event
+
 from pbem.config import LimitsConfig
 from pbem.service import inbound, limits, mailer
 from pbem.service.context import Context
@@ -71,6 +73,42 @@ def test_rows_of_the_same_transaction_count(ctx):  # type: ignore[no-untyped-def
             mailer.queue(s, ctx, to="anna@example.org", subject="s", text="x", kind="reply", game=None)
         assert not limits.allow_reply(s, ctx, "anna@example.org")
         s.rollback()
+
+
+def test_an_answer_queued_under_its_caps_is_counted_by_its_own_insert(ctx, caplog):  # type: ignore[no-untyped-def]
+    """`mailer.queue` with a budget: the INSERT … SELECT queues the answer only while every cap
+    has room, counting the rows of its own transaction and the other address's apart, and a
+    cap reached is logged as `allow` logs it. One statement an answer (issue 17, the floor)."""
+    set_limits(ctx, per_sender_per_hour=2, global_per_hour=3)
+    seen: list[str] = []
+    event.listen(ctx.engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+    with caplog.at_level(logging.WARNING, logger="pbem.service.limits"), ctx.session() as s:
+        got = [mailer.queue(s, ctx, to="Anna@Example.org", subject="s", text="x", kind=limits.AUTHENTICATED,
+                            game=None, budget=limits.budget(ctx, "anna@example.org", limits.AUTHENTICATED))
+               for _ in range(3)]
+        assert got[0] is not None and got[1] is not None and got[2] is None  # her two; the third refused
+        assert len([q for q in seen if q.lstrip().upper().startswith("INSERT")]) == 3
+        counted_apart = [q for q in seen if "count(" in q and not q.lstrip().upper().startswith("INSERT")]
+        assert len(counted_apart) == 1, seen  # only to say which cap the third reached
+        s.commit()
+    assert [m for m in caplog.messages if "suppressed" in m] == \
+        ["reply to anna@example.org suppressed: 2 answers to this player in the last hour reach the limit (2)"]
+    assert len(outbox(ctx, to="Anna@Example.org")) == 2
+    with ctx.session() as s:  # the global cap: Anna's two and Bob's first
+        got = [mailer.queue(s, ctx, to="bob@example.org", subject="s", text="x", kind=limits.AUTHENTICATED,
+                            game=None, budget=limits.budget(ctx, "bob@example.org", limits.AUTHENTICATED))
+               for _ in range(2)]
+        assert got[0] is not None and got[1] is None
+        s.commit()
+    assert caplog.messages[-1] == \
+        "reply to bob@example.org suppressed: 3 answers to authenticated mail in the last hour reach the limit (3)"
+    set_limits(ctx, per_sender_per_hour=0)
+    with ctx.session() as s:  # a cap of 0: nothing counted, nothing queued
+        seen.clear()
+        assert mailer.queue(s, ctx, to="carl@example.org", subject="s", text="x", kind=limits.STRANGER, game=None,
+                            budget=limits.budget(ctx, "carl@example.org", limits.AUTHENTICATED)) is None
+        assert seen == []
+    assert len(outbox(ctx, kind=limits.AUTHENTICATED)) == 3
 
 
 def test_a_zero_limit_means_no_answers(ctx):  # type: ignore[no-untyped-def]

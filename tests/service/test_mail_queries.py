@@ -21,7 +21,7 @@ from tests.support.players import order_block, player_mail, secret_from_welcome
 #: file, the sheet it supersedes and whether every seat is in) and the answer's thread from
 #: the holders and seat the transaction holds (`mailer`): 15 were counted here before; 9 since
 #: the game's seats, their holders and the phase's sheets on file are one statement: 11 before).
-BOUND = 9
+BOUND = 7
 
 
 class Counter:
@@ -55,7 +55,7 @@ def _order_mail(ctx: Context, game_id: str, red: str, secret: str, play: int = 3
     raw = player_mail(red, order_block(game_id, "red", secret, [f"PLAY {play}"]))
     with Counter(ctx) as counter:
         got = receipt.receive(ctx, raw)
-        handled = inbound.handle(ctx, raw, got.row_id)
+        handled = inbound.handle(ctx, raw, got.row_id, got.received_at)  # as the daemon hands it over
     assert handled.status == "orders", handled
     return counter.statements
 

@@ -3,9 +3,11 @@ try; after two deaths, or over its budget, it is an error and never read again."
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import select
 
-from pbem.db.models import InboundMail
+from pbem.db.models import InboundMail, SheetRow
 from pbem.service import inbound, limits, receipt
 from tests.service.helpers import RED, outbox, text_of
 from tests.support.players import order_block, player_mail
@@ -72,3 +74,57 @@ def test_the_sender_of_an_unread_mail_is_read_from_its_head_alone() -> None:
     assert receipt.head_sender(b"From: a@example.org\r\nFrom: b@example.org\r\n\r\n") is None
     assert receipt.head_sender(b"Subject: x\r\n\r\nFrom: a@example.org\r\n") is None  # in the body: no header
     assert receipt.head_sender(b"From: " + b"a" * 2_000_000 + b"\r\n\r\n") is None
+
+
+def _sheets(ctx) -> list[SheetRow]:  # type: ignore[no-untyped-def]
+    with ctx.session() as s:
+        return list(s.exec(select(SheetRow).order_by(SheetRow.id)))
+
+
+def test_a_copy_found_when_its_row_is_filled_in_keeps_none_of_its_work(ctx, duel):  # type: ignore[no-untyped-def]
+    """Handed over with its row's time (as the daemon does), a mail's row is filled in with its
+    outcome after the work, by one UPDATE: a copy of a mail on record (the same Message-ID,
+    other bytes: delivered twice) is found there by the key's unique index, and everything it
+    did is rolled back: one sheet, one reply, the copy's receipt dropped."""
+    game_id, secrets = duel
+    body = order_block(game_id, "red", secrets["red"], ["PLAY 3"])
+    first = player_mail(RED, body, message_id="<twice@example.org>")
+    copy = player_mail(RED, body, message_id="<twice@example.org>", headers=[("X-Delivered", "again")])
+    got = [receipt.receive(ctx, raw) for raw in (first, copy)]
+    assert all(g.received_at is not None for g in got)
+    assert inbound.handle(ctx, first, got[0].row_id, got[0].received_at).status == "orders"
+    assert inbound.handle(ctx, copy, got[1].row_id, got[1].received_at).status == "duplicate"
+    assert [r.status for r in rows(ctx)] == ["orders"]
+    assert [(s.seat, s.superseded) for s in _sheets(ctx)] == [("red", False)]
+    assert len(outbox(ctx, to=RED, kind="reply")) == 1
+
+
+def test_a_mail_handed_over_later_stands_at_its_receipt_not_its_handling(ctx, duel, clock):  # type: ignore[no-untyped-def]
+    """The row's time comes from the caller (`receipt.Receipt`), not from the clock at handling:
+    a mail dated a minute before its receipt and handled an hour later stands at its Date
+    (`inbound.ORDER_WINDOW`), as it would have been handled at once."""
+    game_id, secrets = duel
+    received = clock()
+    raw = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 3"]),
+                      date=received - timedelta(minutes=1))
+    got = receipt.receive(ctx, raw)
+    clock.advance(hours=1)
+    assert inbound.handle(ctx, raw, got.row_id, got.received_at).status == "orders"
+    assert [s.mail_date for s in _sheets(ctx)] == [received - timedelta(minutes=1)]
+    assert [(r.received_at, r.sender) for r in rows(ctx)] == [(received, RED)]
+
+
+def test_a_mail_whose_receipt_row_is_gone_is_handled_without_one(ctx, duel):  # type: ignore[no-untyped-def]
+    """The row named by the caller was dropped meanwhile: nothing is filled in at the end, so
+    the work is redone on a row of the mail's own, never lost."""
+    game_id, secrets = duel
+    raw = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 3"]))
+    got = receipt.receive(ctx, raw)
+    with ctx.session() as s:
+        s.delete(s.get(InboundMail, got.row_id))
+        s.commit()
+    handled = inbound.handle(ctx, raw, got.row_id, got.received_at)
+    assert handled.status == "orders"  # (SQLite may give the new row the id freed)
+    assert [(r.id, r.status) for r in rows(ctx)] == [(handled.inbound_id, "orders")]
+    assert [s.inbound_id for s in _sheets(ctx)] == [handled.inbound_id]
+    assert len(outbox(ctx, to=RED, kind="reply")) == 1

@@ -164,7 +164,7 @@ def test_a_stored_row_is_the_models_and_done_releases_the_claim(two: tuple[Conte
     expected = InboundMail(id=row.id, dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx_a.now(),
                            status="stored", held=raw)
     assert row.model_dump() == expected.model_dump()
-    assert queue.claim(ctx_a, a) == [queue.Claimed(row.id, raw)]
+    assert queue.claim(ctx_a, a) == [queue.Claimed(row.id, raw, False, ctx_a.now())]  # its time, for inbound.handle
     with ctx_b.session() as s:  # what inbound.handle commits
         got = s.get(InboundMail, row.id)
         assert got is not None
