@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from pbem.core import registry
 from pbem.db import direct
-from pbem.db.models import Game, Holder, InboundMail, Seat, SheetRow
+from pbem.db.models import Game, Holder, InboundMail, PhaseRow, Player, Seat, SheetRow
 from pbem.errors import DrawingRefused, NotFoundError
 from pbem.mail.bounce import is_bounce
 from pbem.mail.classify import machine_reason
@@ -191,9 +191,15 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, 
         return _no_single_sender(session, ctx, mail, problem)
     env = parse_envelope(mail.text)
     game: Game | None = None
+    seats: list[Seat] = []
+    phase_sheets: list[OnFile] = []
     if env.club is None and env.game is not None:
-        try:  # orders read its phase; the sender's player (its language) comes in the same statement
-            game = store.get_game(session, env.game, lock=True, phase=True, player=mail.sender)
+        try:  # orders read its phase; the sender's player (its language) comes in the same statement,
+            # and for a seat's mail the game's seats, their holders and the phase's sheets too
+            if env.seat:
+                game, seats, phase_sheets = read_game(session, env.game, mail.sender)
+            else:
+                game = store.get_game(session, env.game, lock=True, phase=True, player=mail.sender)
         except NotFoundError:
             game = None
     reply = Reply(session, ctx, mail, lang=_language(session, ctx, mail.sender))
@@ -216,9 +222,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, 
     if env.command is not None and env.command[0] == "HELP" and not env.seat:
         reply.send(mail.sender, t("subject.help", lang), commands.game_help(ctx, game, lang))
         return Handled("command", "help", game.id)
-    # read once, with their holders and the phase's sheets: the orders ask whether all are in
-    seats, phase_sheets = read_table(session, game) if env.seat else ([], [])
-    seat = _named(seats, env.seat)
+    seat = _named(seats, env.seat)  # the seats read with the game: the orders ask whether all are in
     holder, refusal = identity.identify(ctx, session, mail, env, seat, raw=raw)
     if refusal is not None:
         return identity.refuse(reply, game, env, seat, refusal)
@@ -263,24 +267,41 @@ class OnFile(NamedTuple):
 
 
 _SHEET = SheetRow.__table__  # type: ignore[attr-defined]
-#: The game's seats, each seat's holders and the current phase's sheets on file, one statement.
-_TABLE = (sa_select(Seat, Holder, _SHEET.c.id, _SHEET.c.seat, _SHEET.c.receipt, _SHEET.c.sender, _SHEET.c.mail_date)
-          .where(col(Seat.game_id) == bindparam("game_id"))
-          .outerjoin(Holder, col(Holder.seat_id) == Seat.id)
-          .outerjoin(_SHEET, and_(_SHEET.c.game_id == Seat.game_id, _SHEET.c.phase_seq == bindparam("seq"),
-                                  _SHEET.c.seat == Seat.name, _SHEET.c.superseded.is_(False)))
-          .order_by(col(Seat.id), col(Holder.id), _SHEET.c.id))
+#: The game (its row locked) with its current phase and the player at the sender's address (as
+#: `store.get_game` reads them), its seats, each seat's holders and the phase's sheets on file:
+#: one statement, a row a seat, holder and sheet, the game's columns on each (the ORM makes one
+#: object of them). The sheets are joined on the game's phase and the seat's name.
+_GAME_TABLE = (sa_select(Game, PhaseRow, Player, Seat, Holder, _SHEET.c.id, _SHEET.c.seat, _SHEET.c.receipt,
+                         _SHEET.c.sender, _SHEET.c.mail_date)
+               .where(col(Game.id) == bindparam("game_id"))
+               .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
+               .outerjoin(Player, col(Player.address) == bindparam("address"))
+               .outerjoin(Seat, col(Seat.game_id) == Game.id)
+               .outerjoin(Holder, col(Holder.seat_id) == Seat.id)
+               .outerjoin(_SHEET, and_(_SHEET.c.game_id == Game.id, _SHEET.c.phase_seq == Game.phase_seq,
+                                       _SHEET.c.seat == Seat.name, _SHEET.c.superseded.is_(False)))
+               .order_by(col(Seat.id), col(Holder.id), _SHEET.c.id)
+               .options(*store.UNREAD).with_for_update(of=Game))  # type: ignore[arg-type]
 
 
-def read_table(session: Session, game: Game) -> tuple[list[Seat], list[OnFile]]:
-    """The game's seats (`store.seats`) and its current phase's sheets on file, by id
-    (`store.sheets_of_phase`), in one statement under the game's lock; each seat's holders come
-    with them and are kept for the transaction (`holders.keep`: who may act for the seat, the
-    answer's thread). Every sheet is a seat's: joined on the seat's name."""
+def read_game(session: Session, game_id: str, address: str) -> tuple[Game, list[Seat], list[OnFile]]:
+    """The game, locked for the transaction (`store.get_game` with its phase and the player at
+    ``address``), its seats (`store.seats`) and its current phase's sheets on file, by id
+    (`store.sheets_of_phase`), in one statement; each seat's holders come with them and are
+    kept for the transaction (`holders.keep`: who may act for the seat, the answer's thread).
+    Every sheet is a seat's: joined on the seat's name. NotFoundError: no such game."""
+    addr = address.strip().lower()
+    rows = session.execute(_GAME_TABLE, {"game_id": game_id.strip().lower(), "address": addr}).all()
+    if not rows:
+        raise NotFoundError(f"no game with id {game_id!r}")
+    game, phase, player = rows[0][:3]
+    store.keep_read(session, game, phase, addr, player)
     seats: list[Seat] = []
     of_seat: dict[int, list[Holder]] = {}
     sheets: dict[int, OnFile] = {}
-    for seat, holder, sheet_id, *sheet in session.execute(_TABLE, {"game_id": game.id, "seq": game.phase_seq}):
+    for _, _, _, seat, holder, sheet_id, *sheet in rows:
+        if seat is None:
+            continue
         if not seats or seats[-1] is not seat:
             seats.append(seat)
         mine = of_seat.setdefault(seat.id, []) if seat.id is not None else []
@@ -289,7 +310,7 @@ def read_table(session: Session, game: Game) -> tuple[list[Seat], list[OnFile]]:
         if sheet_id is not None:
             sheets[sheet_id] = OnFile(sheet_id, *sheet)
     holders.keep(session, of_seat)
-    return seats, [sheets[i] for i in sorted(sheets)]
+    return game, seats, [sheets[i] for i in sorted(sheets)]
 
 
 def _named(seats: list[Seat], name: str | None) -> Seat | None:

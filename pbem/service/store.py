@@ -23,17 +23,17 @@ from pbem.errors import NotFoundError
 #: What a mail never reads of the game and its phase (the first state, the sealed seed, the
 #: outcome, the phase's own copy of the state: ~2/3 of the row's bytes, and a decryption): left
 #: unread, loaded on first use (a turn's resolution reads the seed).
-_UNREAD = (defer(Game.initial_state_json), defer(Game.seed_hex), defer(Game.outcome_json),  # type: ignore[arg-type]
+UNREAD = (defer(Game.initial_state_json), defer(Game.seed_hex), defer(Game.outcome_json),  # type: ignore[arg-type]
            defer(PhaseRow.state_json))  # type: ignore[arg-type]
 _GAME_PHASE = (select(Game, PhaseRow).where(Game.id == bindparam("game_id"))
                .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
-               .options(*_UNREAD))
+               .options(*UNREAD))
 _GAME_PHASE_LOCKED = _GAME_PHASE.with_for_update(of=Game)  # the game's lock, as without the phase
 #: The game and its phase with the player at an address (`get_game`'s ``player``): a row of no
 #: table of the game's, joined on the address alone, so the game's row is found with or without it.
 _GAME_PHASE_PLAYER = (select(Game, PhaseRow, Player).where(Game.id == bindparam("game_id"))
                       .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
-                      .outerjoin(Player, col(Player.address) == bindparam("address")).options(*_UNREAD))
+                      .outerjoin(Player, col(Player.address) == bindparam("address")).options(*UNREAD))
 _GAME_PHASE_PLAYER_LOCKED = _GAME_PHASE_PLAYER.with_for_update(of=Game)
 _PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.seq == bindparam("seq"))
 _SEAT = select(Seat).where(Seat.game_id == bindparam("game_id"), Seat.name == bindparam("name"))
@@ -79,11 +79,18 @@ def _game_and_player(session: Session, game_id: str, lock: bool, address: str) -
     if found is None:
         raise NotFoundError(f"no game with id {game_id!r}")
     game, row, player = found
-    if row is not None:
-        session.info.setdefault(_PHASES, {})[(game.id, row.seq)] = row
-    if player is not None:
-        session.info.setdefault(_PLAYERS, {})[addr] = player
+    keep_read(session, game, row, addr, player)
     return game
+
+
+def keep_read(session: Session, game: Game, phase: PhaseRow | None, address: str, player: Player | None) -> None:
+    """A game's current phase and the player at ``address`` (lower case), read with it in one
+    statement (`get_game`, `pbem.service.inbound.read_game`): kept for `current_phase` and
+    `player_at` to find without a query."""
+    if phase is not None:
+        session.info.setdefault(_PHASES, {})[(game.id, phase.seq)] = phase
+    if player is not None:
+        session.info.setdefault(_PLAYERS, {})[address] = player
 
 
 def rules_of(game: Game) -> Rules:

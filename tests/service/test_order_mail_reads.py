@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from pbem.db.models import SheetRow
-from pbem.service import games, store, turns
+from pbem.service import games, inbound, store, turns
 from pbem.service.context import Context
 from sqlmodel import col, select
 
@@ -98,6 +98,12 @@ def test_a_replaced_sheet_is_superseded_and_the_new_one_on_file(ctx: Context) ->
     assert _step(ctx, game_id, "blue", 2, None, general=False)  # both in: ready
 
 
+#: The reads of a game for a mail, each with its phase and the player at an address in the same
+#: statement: `store.get_game`, and a seat's mail's `inbound.read_game` with the seats.
+_GAME_READS = (lambda s, g, a: store.get_game(s, g, lock=True, phase=True, player=a),
+               lambda s, g, a: inbound.read_game(s, g, a)[0])
+
+
 def test_the_game_read_with_the_senders_player_answers_as_player_at(ctx: Context) -> None:
     """`store.get_game` with ``player``: the same game and phase, and `player_at` the same
     player (or none) as its own read, without a statement of its own when there is one."""
@@ -113,21 +119,22 @@ def test_the_game_read_with_the_senders_player_answers_as_player_at(ctx: Context
             phase_id = store.current_phase(session, plain).id  # type: ignore[union-attr]
             alone = store.player_at(session, address)
             expected = (alone.id, alone.address, alone.language) if alone is not None else None
-        with ctx.session() as session:
-            game = store.get_game(session, game_id.upper(), lock=True, phase=True, player=address)
-            seen: list[str] = []
-            listen = lambda *args: seen.append(args[2])  # noqa: E731
-            event.listen(ctx.engine, "before_cursor_execute", listen)
-            try:
-                phase = store.current_phase(session, game)
-                player = store.player_at(session, address)
-            finally:
-                event.remove(ctx.engine, "before_cursor_execute", listen)
-            assert game.id == game_id and phase is not None and phase.id == phase_id
-            assert (None if player is None else (player.id, player.address, player.language)) == expected
-            assert len(seen) == (0 if expected is not None else 1), seen  # a stranger is looked for again
-        with ctx.session() as session, pytest.raises(NotFoundError):
-            store.get_game(session, "nosuchgame", lock=True, phase=True, player=address)
+        for read in _GAME_READS:  # get_game, and inbound.read_game (with the seats) the same
+            with ctx.session() as session:
+                game = read(session, game_id.upper(), address)
+                seen: list[str] = []
+                listen = lambda *args: seen.append(args[2])  # noqa: E731
+                event.listen(ctx.engine, "before_cursor_execute", listen)
+                try:
+                    phase = store.current_phase(session, game)
+                    player = store.player_at(session, address)
+                finally:
+                    event.remove(ctx.engine, "before_cursor_execute", listen)
+                assert game.id == game_id and phase is not None and phase.id == phase_id
+                assert (None if player is None else (player.id, player.address, player.language)) == expected
+                assert len(seen) == (0 if expected is not None else 1), seen  # a stranger is looked for again
+            with ctx.session() as session, pytest.raises(NotFoundError):
+                read(session, "nosuchgame", address)
 
 
 def test_the_game_read_for_a_mail_leaves_what_it_never_uses_unread(ctx: Context) -> None:
@@ -142,13 +149,14 @@ def test_the_game_read_for_a_mail_leaves_what_it_never_uses_unread(ctx: Context)
         plain = store.get_game(session, game_id)
         expected = (plain.initial_state_json, plain.seed_hex, plain.outcome_json, plain.state_json)
         phase_state = store.current_phase(session, plain).state_json  # type: ignore[union-attr]
-    for player in (None, "red78@example.org"):
+    reads = [lambda s, g, a: store.get_game(s, g, lock=True, phase=True), *_GAME_READS]
+    for read in reads:
         with ctx.session() as session:
             seen: list[str] = []
             listen = lambda *args: seen.append(args[2])  # noqa: E731
             event.listen(ctx.engine, "before_cursor_execute", listen)
             try:
-                game = store.get_game(session, game_id, lock=True, phase=True, player=player)
+                game = read(session, game_id, "red78@example.org")
             finally:
                 event.remove(ctx.engine, "before_cursor_execute", listen)
             assert len(seen) == 1

@@ -1,5 +1,5 @@
-"""An order mail reads its game's seats, each seat's holders and the current phase's sheets on
-file in one statement (`inbound.read_table`, issue 17), and supersedes a replaced sheet by id
+"""An order mail reads its game with its seats, each seat's holders and the current phase's sheets
+on file in one statement (`inbound.read_game`, issue 17), and supersedes a replaced sheet by id
 with one core UPDATE (`turns.file_sheet` given those rows). Checked against the general reads
 (`store.seats`, `holders.everyone` read afresh, `store.sheets_of_phase`) and against
 `turns.file_sheet` reading for itself, on random sequences of sheets filed and replaced, with
@@ -41,11 +41,10 @@ def _general(session: Any, game_id: str, seq: int) -> tuple[Any, ...]:
 
 def _step(ctx: Context, game_id: str, seat_name: str, play: int, one_read: bool) -> None:
     with ctx.session() as session:
-        game = store.get_game(session, game_id, lock=True, phase=True)
+        game, seats, sheets = inbound.read_game(session, game_id, f"{seat_name}@example.org")
         rules, state = store.rules_of(game), store.state_of(game)
         phase_row = store.current_phase(session, game)
         assert phase_row is not None
-        seats, sheets = inbound.read_table(session, game)
         seat_ids, of_seat, general_sheets = _general(session, game_id, phase_row.seq)
         assert [s.id for s in seats] == seat_ids
         assert {s.id: [h.id for h in holders.everyone(session, s)] for s in seats} == of_seat  # kept, no SQL
@@ -85,11 +84,11 @@ def test_one_read_of_seats_holders_and_sheets_answers_as_the_general_reads(ctx: 
 def test_a_game_without_sheets_or_holders_reads_its_seats(ctx: Context) -> None:
     game_id = _duel(ctx, 99, 0)
     with ctx.session() as session:
-        game = store.get_game(session, game_id, phase=True)
         for h in session.exec(select(Holder).where(Holder.game_id == game_id)):
             session.delete(h)
         session.flush()
-        seats, sheets = inbound.read_table(session, game)
+        game, seats, sheets = inbound.read_game(session, game_id, "nobody@example.org")
+        assert game.id == game_id
         assert [s.name for s in seats] == [s.name for s in store.seats(session, game_id)] and sheets == []
         assert all(holders.everyone(session, s) == [] for s in seats)
         session.rollback()
@@ -102,7 +101,7 @@ def test_the_read_finds_the_sheets_by_game_and_phase(ctx: Context) -> None:
 
     with ctx.session() as session:
         bind = session.get_bind()
-        sql = inbound._TABLE.params(game_id="k1", seq=3).compile(bind, compile_kwargs={"literal_binds": True}).string
+        sql = inbound._GAME_TABLE.params(game_id="k1", address="a@example.org").compile(bind, compile_kwargs={"literal_binds": True}).string
         if bind.dialect.name == "sqlite":
             plan = " ".join(str(row[-1]) for row in session.execute(text(f"EXPLAIN QUERY PLAN {sql}")))
             assert "SEARCH sheet USING INDEX ix_sheet_game_phase" in plan, plan
