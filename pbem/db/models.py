@@ -157,7 +157,7 @@ class PhaseRow(SQLModel, table=True):
 
 class SheetRow(SQLModel, table=True):
     __tablename__ = "sheet"
-    # an order mail's read of its phase's sheets (`pbem.service.inbound.read_table`), found by
+    # an order mail's read of its phase's sheets (`pbem.service.inbound.read_game`), found by
     # game and phase: SQLite otherwise picks the phase's index, every game's sheets of that phase
     __table_args__ = (Index("ix_sheet_game_phase", "game_id", "phase_seq", "seat"),)
     id: Optional[int] = Field(default=None, primary_key=True)

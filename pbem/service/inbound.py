@@ -267,10 +267,11 @@ class OnFile(NamedTuple):
 
 
 _SHEET = SheetRow.__table__  # type: ignore[attr-defined]
-#: The game (its row locked) with its current phase and the player at the sender's address (as
-#: `store.get_game` reads them), its seats, each seat's holders and the phase's sheets on file:
-#: one statement, a row a seat, holder and sheet, the game's columns on each (the ORM makes one
-#: object of them). The sheets are joined on the game's phase and the seat's name.
+#: The game with its current phase and the player at the sender's address (as `store.get_game`
+#: reads them), its seats, each seat's holders and the phase's sheets on file: one statement, a
+#: row a seat, holder and sheet, the game's columns on each (the ORM makes one object of them),
+#: run after the game's lock (`store.lock_game`). The sheets are joined on the game's phase and
+#: the seat's name.
 _GAME_TABLE = (sa_select(Game, PhaseRow, Player, Seat, Holder, _SHEET.c.id, _SHEET.c.seat, _SHEET.c.receipt,
                          _SHEET.c.sender, _SHEET.c.mail_date)
                .where(col(Game.id) == bindparam("game_id"))
@@ -281,17 +282,19 @@ _GAME_TABLE = (sa_select(Game, PhaseRow, Player, Seat, Holder, _SHEET.c.id, _SHE
                .outerjoin(_SHEET, and_(_SHEET.c.game_id == Game.id, _SHEET.c.phase_seq == Game.phase_seq,
                                        _SHEET.c.seat == Seat.name, _SHEET.c.superseded.is_(False)))
                .order_by(col(Seat.id), col(Holder.id), _SHEET.c.id)
-               .options(*store.UNREAD).with_for_update(of=Game))  # type: ignore[arg-type]
+               .options(*store.UNREAD))  # type: ignore[arg-type]
 
 
 def read_game(session: Session, game_id: str, address: str) -> tuple[Game, list[Seat], list[OnFile]]:
     """The game, locked for the transaction (`store.get_game` with its phase and the player at
     ``address``), its seats (`store.seats`) and its current phase's sheets on file, by id
-    (`store.sheets_of_phase`), in one statement; each seat's holders come with them and are
-    kept for the transaction (`holders.keep`: who may act for the seat, the answer's thread).
-    Every sheet is a seat's: joined on the seat's name. NotFoundError: no such game."""
-    addr = address.strip().lower()
-    rows = session.execute(_GAME_TABLE, {"game_id": game_id.strip().lower(), "address": addr}).all()
+    (`store.sheets_of_phase`): the lock (`store.lock_game`), then one statement; each seat's
+    holders come with them and are kept for the transaction (`holders.keep`: who may act for
+    the seat, the answer's thread). Every sheet is a seat's: joined on the seat's name.
+    NotFoundError: no such game."""
+    addr, key = address.strip().lower(), game_id.strip().lower()
+    locked = store.lock_game(session, key)
+    rows = session.execute(_GAME_TABLE, {"game_id": key, "address": addr}).all() if locked else []
     if not rows:
         raise NotFoundError(f"no game with id {game_id!r}")
     game, phase, player = rows[0][:3]

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 from pbem.core import registry
 from pbem.core.codec import canonical_json, sha256_hex
 from pbem.core.rules import Rules
+from pbem.db import direct
 from pbem.db.models import Game, PhaseRow, Player, Seat, SheetRow
 from pbem.errors import NotFoundError
 
@@ -28,13 +29,14 @@ UNREAD = (defer(Game.initial_state_json), defer(Game.seed_hex), defer(Game.outco
 _GAME_PHASE = (select(Game, PhaseRow).where(Game.id == bindparam("game_id"))
                .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
                .options(*UNREAD))
-_GAME_PHASE_LOCKED = _GAME_PHASE.with_for_update(of=Game)  # the game's lock, as without the phase
+_GAME = Game.__table__  # type: ignore[attr-defined]
+#: The game's row locked for the transaction, in a statement of its own (`lock_game`).
+_LOCK = select(_GAME.c.id).where(_GAME.c.id == bindparam("game_id")).with_for_update()
 #: The game and its phase with the player at an address (`get_game`'s ``player``): a row of no
 #: table of the game's, joined on the address alone, so the game's row is found with or without it.
 _GAME_PHASE_PLAYER = (select(Game, PhaseRow, Player).where(Game.id == bindparam("game_id"))
                       .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
                       .outerjoin(Player, col(Player.address) == bindparam("address")).options(*UNREAD))
-_GAME_PHASE_PLAYER_LOCKED = _GAME_PHASE_PLAYER.with_for_update(of=Game)
 _PHASE = select(PhaseRow).where(PhaseRow.game_id == bindparam("game_id"), PhaseRow.seq == bindparam("seq"))
 _SEAT = select(Seat).where(Seat.game_id == bindparam("game_id"), Seat.name == bindparam("name"))
 _SHEET_ON_FILE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_id"), SheetRow.phase_seq == bindparam("seq"),
@@ -46,12 +48,23 @@ _SHEETS_OF_PHASE = (select(SheetRow).where(SheetRow.game_id == bindparam("game_i
                                            col(SheetRow.superseded).is_(False)).order_by(col(SheetRow.id)))
 
 
+def lock_game(session: Session, game_id: str) -> bool:
+    """Lock the game's row for the transaction (False: no such game), in a statement of its own:
+    what the transaction reads next is read as committed by whoever held the lock before. A
+    statement that locked the game and read its phase (or seats, or sheets) with it would read
+    them as they were when it began, before it waited for the lock (READ COMMITTED)."""
+    return bool(direct.rows(session.connection(), _LOCK, {"game_id": game_id.strip().lower()}))
+
+
 def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = False,
              player: str | None = None) -> Game:
     """The game (``lock``: its row locked for the transaction). ``phase``: its current
     phase read in the same statement, for `current_phase` to find without a query; and
     ``player`` (an address, with ``phase``): the player at that address too, for `player_at`
-    (an order mail asks for its sender's language first: one statement for both)."""
+    (an order mail asks for its sender's language first: one statement for both). With
+    ``phase``, the lock is taken first (`lock_game`), the phase read after it."""
+    if phase and lock and not lock_game(session, game_id):
+        raise NotFoundError(f"no game with id {game_id!r}")
     if not phase:
         stmt = select(Game).where(Game.id == game_id.strip().lower())
         if lock:
@@ -61,8 +74,8 @@ def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = F
             raise NotFoundError(f"no game with id {game_id!r}")
         return game
     if player is not None:
-        return _game_and_player(session, game_id, lock, player)
-    found = session.exec(_GAME_PHASE_LOCKED if lock else _GAME_PHASE, params={"game_id": game_id.strip().lower()}).first()
+        return _game_and_player(session, game_id, player)
+    found = session.exec(_GAME_PHASE, params={"game_id": game_id.strip().lower()}).first()
     if found is None:
         raise NotFoundError(f"no game with id {game_id!r}")
     game, row = found
@@ -71,11 +84,10 @@ def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = F
     return game
 
 
-def _game_and_player(session: Session, game_id: str, lock: bool, address: str) -> Game:
+def _game_and_player(session: Session, game_id: str, address: str) -> Game:
     """`get_game` with its phase and the player at ``address`` (kept as `player_at` keeps it)."""
     addr = address.strip().lower()
-    found = session.exec(_GAME_PHASE_PLAYER_LOCKED if lock else _GAME_PHASE_PLAYER,
-                         params={"game_id": game_id.strip().lower(), "address": addr}).first()
+    found = session.exec(_GAME_PHASE_PLAYER, params={"game_id": game_id.strip().lower(), "address": addr}).first()
     if found is None:
         raise NotFoundError(f"no game with id {game_id!r}")
     game, row, player = found

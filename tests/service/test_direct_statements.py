@@ -103,8 +103,32 @@ def test_the_engines_listeners_hear_every_direct_statement(ctx: Context) -> None
 
 
 def test_a_statement_with_a_list_parameter_is_refused(ctx: Context) -> None:
-    with ctx.session() as session, pytest.raises(ValueError, match="ids"):
-        direct.rows(session.connection(), turns._SUPERSEDE, {"ids": [1, 2]})
+    with ctx.session() as session:
+        for _ in range(2):  # the refusal is kept: refused again without compiling
+            with pytest.raises(direct.Refused, match="ids"):
+                direct.rows(session.connection(), turns._SUPERSEDE, {"ids": [1, 2]})
+
+
+def test_named_rows_read_as_connection_executes_rows(ctx: Context) -> None:
+    """``named``: the rows as named tuples, read by the columns' keys as `Connection.execute`'s
+    rows are (the claims' statements read ``row.id``, ``row.held``); a text statement's rows
+    (no typed columns: `pbem.service.queue`'s INSERT … RETURNING) by the cursor's names, not lost."""
+    raw = b"Subject: answer\r\n\r\nnamed\r\n"
+    with ctx.session() as session:
+        conn = session.connection()
+        row_id = direct.rows(conn, _insert(ctx), _row(ctx, 7, raw), named=True)[0].id
+        stmt = select(OutboxMail.id, OutboxMail.subject, OutboxMail.created_at).where(OutboxMail.id == row_id)
+        [ours] = direct.rows(conn, stmt, {})
+        [named] = direct.rows(conn, stmt, {}, named=True)
+        [theirs] = conn.execute(stmt).all()
+        assert named == ours == tuple(theirs) and named._asdict() == dict(theirs._mapping)
+        assert (named.id, named.subject, named.created_at) == (row_id, "answer 7", ctx.now())
+        returning = text("INSERT INTO setting (name, value) VALUES (:name, '') RETURNING name, value")
+        assert direct.rows(conn, returning, {"name": "direct.test"}) == [("direct.test", "")]
+        [named] = direct.rows(conn, returning, {"name": "direct.test2"}, named=True)
+        assert (named.name, named.value) == ("direct.test2", "")
+        assert direct.rows(conn, text("UPDATE setting SET value = '' WHERE name = :name"), {"name": "x"}) == []
+        session.rollback()
 
 
 def test_a_connection_made_again_gets_a_cursor_of_its_own(ctx: Context) -> None:

@@ -22,9 +22,10 @@ from tests.support.players import order_block, player_mail, secret_from_welcome
 #: the holders and seat the transaction holds (`mailer`): 15 were counted here before; 9 since
 #: the game's seats, their holders and the phase's sheets on file are one statement: 11 before;
 #: 7 since the reply limits are counted by the INSERT that queues the reply and the mail's row is
-#: filled in with its outcome by one UPDATE after the work; 6 since the game is read with its
-#: seats, their holders and the phase's sheets, `inbound.read_game`).
-BOUND = 6
+#: filled in with its outcome by one UPDATE after the work; the game's lock taken alone, then the
+#: game read with its phase, seats, their holders and the phase's sheets, `inbound.read_game`:
+#: two statements, as before).
+BOUND = 7
 
 
 class Counter:

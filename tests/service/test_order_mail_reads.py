@@ -149,8 +149,7 @@ def test_the_game_read_for_a_mail_leaves_what_it_never_uses_unread(ctx: Context)
         plain = store.get_game(session, game_id)
         expected = (plain.initial_state_json, plain.seed_hex, plain.outcome_json, plain.state_json)
         phase_state = store.current_phase(session, plain).state_json  # type: ignore[union-attr]
-    reads = [lambda s, g, a: store.get_game(s, g, lock=True, phase=True), *_GAME_READS]
-    for read in reads:
+    for read in [lambda s, g, a: store.get_game(s, g, lock=True, phase=True), *_GAME_READS]:
         with ctx.session() as session:
             seen: list[str] = []
             listen = lambda *args: seen.append(args[2])  # noqa: E731
@@ -159,9 +158,10 @@ def test_the_game_read_for_a_mail_leaves_what_it_never_uses_unread(ctx: Context)
                 game = read(session, game_id, "red78@example.org")
             finally:
                 event.remove(ctx.engine, "before_cursor_execute", listen)
-            assert len(seen) == 1
+            assert len(seen) == 2 and "state_json" not in seen[0], seen  # the lock alone, then the read
+            assert ("FOR UPDATE" in seen[0]) == (ctx.engine.dialect.name == "postgresql"), seen[0]
             for column in ("initial_state_json", "seed_hex", "outcome_json", "phase.state_json"):
-                assert column not in seen[0], (column, seen[0])
-            assert "game.state_json" in seen[0]
+                assert column not in seen[1], (column, seen[1])
+            assert "game.state_json" in seen[1] and "FOR UPDATE" not in seen[1]
             assert (game.initial_state_json, game.seed_hex, game.outcome_json, game.state_json) == expected
             assert store.current_phase(session, game).state_json == phase_state  # type: ignore[union-attr]

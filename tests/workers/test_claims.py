@@ -322,7 +322,7 @@ def test_the_reader_stores_a_batch_in_few_statements(two: tuple[Context, Context
     assert [g.status if g is not None else None for g in got] == [None, None, "duplicate", None, None, None, None]
     assert got[2] is not None and got[2].inbound_id == row.id
     inserts = [st for st in statements if "INSERT" in st]
-    assert len(inserts) == 3 and len(statements) == 3 + 2  # 7 mails, 3 a statement; the two on record looked up
+    assert len(inserts) == 3 and len(statements) == 3 + 2, [s[:60] for s in statements]  # 7 mails, 3 a statement; the two on record looked up
     assert [status for status, _held in _statuses(ctx_a).values()].count("stored") == 1 + 4
 
 
@@ -340,3 +340,42 @@ def test_the_next_outbox_row_is_claimed_instead_of_the_last(two: tuple[Context, 
     assert b.take(claims.OUTBOX, 903)
     a.close()
     b.close()
+
+
+def test_a_seats_mail_reads_what_another_worker_committed_while_it_waited_for_the_game(
+        two: tuple[Context, Context]) -> None:
+    """`inbound.read_game` takes the game's lock in a statement of its own and reads the rest in
+    the next: a worker whose mail waited for the lock reads what the worker that held it
+    committed meanwhile, the sheet it filed and the secret it changed. One statement that locked
+    and read would have read them as they were when it began (READ COMMITTED): each seat's mail
+    would miss the other's sheet, and the turn would never resolve (issue 17, two workers)."""
+    import threading
+
+    from pbem.db.models import Seat, SheetRow
+    from pbem.service import inbound
+
+    ctx_a, ctx_b = two
+    seen: dict[str, object] = {}
+
+    def south() -> None:
+        with ctx_b.session() as sb:
+            _, seats, sheets = inbound.read_game(sb, "k1", "sandro@players.example")
+            seen.update(sheets=[r.seat for r in sheets], hashes={s.name: s.secret_hash for s in seats})
+            sb.rollback()
+
+    with ctx_a.session() as sa:
+        game, seats, sheets = inbound.read_game(sa, "k1", "nora@players.example")  # north's mail holds the lock
+        assert sheets == [] and {s.name for s in seats} == {"north", "south"}
+        waiting = threading.Thread(target=south)
+        waiting.start()
+        time.sleep(0.5)
+        assert waiting.is_alive() and not seen  # south's mail waits for the game
+        sa.add(SheetRow(game_id="k1", phase_seq=game.phase_seq, seat="north", receipt="r1", received_at=ctx_a.now()))
+        north = next(s for s in seats if s.name == "north")
+        north.secret_hash = "a new secret"
+        sa.add(north)
+        sa.commit()
+    waiting.join(30)
+    assert seen == {"sheets": ["north"], "hashes": {"north": "a new secret", "south": seen["hashes"]["south"]}}  # type: ignore[index]
+    with ctx_b.session() as sb:
+        assert sb.exec(select(Seat.secret_hash).where(Seat.name == "north")).one() == "a new secret"
