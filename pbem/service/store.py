@@ -79,8 +79,7 @@ def get_game(session: Session, game_id: str, lock: bool = False, phase: bool = F
     if found is None:
         raise NotFoundError(f"no game with id {game_id!r}")
     game, row = found
-    if row is not None:
-        session.info.setdefault(_PHASES, {})[(game.id, row.seq)] = row
+    keep_read(session, game, row)
     return game
 
 
@@ -95,13 +94,14 @@ def _game_and_player(session: Session, game_id: str, address: str) -> Game:
     return game
 
 
-def keep_read(session: Session, game: Game, phase: PhaseRow | None, address: str, player: Player | None) -> None:
+def keep_read(session: Session, game: Game, phase: PhaseRow | None, address: str = "",
+              player: Player | None = None) -> None:
     """A game's current phase and the player at ``address`` (lower case), read with it in one
     statement (`get_game`, `pbem.service.inbound.read_game`): kept for `current_phase` and
     `player_at` to find without a query."""
     if phase is not None:
         session.info.setdefault(_PHASES, {})[(game.id, phase.seq)] = phase
-    if player is not None:
+    if player is not None and address:
         session.info.setdefault(_PLAYERS, {})[address] = player
 
 
