@@ -10,6 +10,7 @@ milliseconds, so that a busy machine does not make a linear path look quadratic.
 from __future__ import annotations
 
 import base64
+import gc
 import importlib
 import pkgutil
 import re
@@ -45,12 +46,20 @@ def grow(unit: str, size: int) -> str:
 # ----------------------------------------------------------------------- measuring
 
 def _seconds(fn: Callable[[], object], loops: int) -> float:
-    """CPU seconds of ``loops`` calls: the process's own time, so that other work on a
-    busy machine does not count."""
-    start = time.process_time()
-    for _ in range(loops):
-        fn()
-    return time.process_time() - start
+    """CPU seconds of ``loops`` calls: this thread's own time, so that neither other work on
+    a busy machine nor another thread of this process (a mail server an earlier test left
+    running in the same test worker) counts. The garbage collector waits meanwhile: a full
+    collection walks every object the test session holds, a cost of the session's size
+    that lands on whichever call happens to trigger it, not of the input's."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.thread_time()
+        for _ in range(loops):
+            fn()
+        return time.thread_time() - start
+    finally:
+        gc.enable()
 
 
 def _loops(fn: Callable[[], object], floor: float) -> int:
