@@ -62,7 +62,8 @@ less so.
 
 The mail reader (the worker process that reads each mail under its time budget) is started
 before the timing, as a running daemon has it; and before the timing the daemon (each worker)
-handles a few order mails of games of their own (``WARM_UP`` a worker), as a running one has:
+handles a few order mails of games of their own (``WARM_UP`` a worker, in rounds until each
+worker that reads mail has had its share: `warm_up`), as a running one has:
 the game's tables loaded, its statements compiled (a fresh worker's first ten mails cost it two
 to three times a later one's).
 
@@ -113,6 +114,9 @@ KEY_FILE = "/tmp/pbem-mailbench.key"
 LIMITS = {"per_sender_per_hour": 100000, "global_per_hour": 100000}
 #: Order mails a daemon (or each worker) handles before the timing, in games of their own.
 WARM_UP = 4
+#: At most this many rounds of ``WARM_UP`` mails a worker, until every worker that reads mail
+#: has handled its share: the mailbox's reader may take a whole round alone.
+WARM_ROUNDS = 5
 Sends = list[tuple[str, str, str]]  # (game, seat, orders)
 Mails = list[tuple[str, str, str, bytes]]  # (game, seat, sender, the mail)
 Players = dict[tuple[str, str], str]  # (game, seat) -> the player's address
@@ -306,6 +310,7 @@ class Workers:
         self.started = False
         self.procs = []
         roles = (roles or []) + ["all"] * count
+        self.roles = roles[:count]
         for n in range(count):
             mine, theirs = spawn.Pipe()
             self.conns.append(mine)
@@ -436,6 +441,22 @@ async def burst(ctx: Context, workers: Workers, server: MailServerProcess, table
     return n, end - start, everything / n
 
 
+async def warm_up(ctx: Context, workers: Workers, server: MailServerProcess, table: ScriptedTable,
+                  mails: Sends) -> None:
+    """Rounds of `burst`, ``WARM_UP`` mails a worker each, until every worker with the inbox
+    role has handled ``WARM_UP`` of them or the mails run out: the first to see a round's
+    mails may take them all, and a worker's first mails cost it two to three times a later
+    one's (its tables loaded, its statements compiled, its mail server connection opened)."""
+    readers = [n for n, role in enumerate(workers.roles) if "inbox" in parse_roles(role)]
+    _own, _kids, start, _sql = await workers.cpu()
+    step = WARM_UP * len(workers.procs)
+    for at in range(0, len(mails), step):
+        await burst(ctx, workers, server, table, write(table, list(mails[at:at + step]), {}))
+        _own, _kids, handled, _sql = await workers.cpu()
+        if all(handled[n] - start[n] >= WARM_UP for n in readers):
+            return
+
+
 def _dsn(url: str) -> str:
     """The database of ``url`` for psycopg itself."""
     from sqlalchemy.engine import make_url
@@ -549,7 +570,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
                if args.players == "own" else {})
     created = time.perf_counter() - t0
     warm_ids = [games.create(ctx, args.kind, f"warm-up {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
-                for i in range(WARM_UP * count)]
+                for i in range(WARM_UP * count * WARM_ROUNDS)]
     while await app.drain():  # the outbox sends at most 100 a drain
         pass
     await table.collect_all()
@@ -565,10 +586,10 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
         print(f"{count} {'worker process(es) on PostgreSQL' if shared else 'daemon process on SQLite'}, started "
               f"(spawned, connected, a first cycle) in {time.perf_counter() - t0:.1f} s")
         # A running daemon has handled mail before: its game's tables loaded, its statements
-        # compiled. Order mails of games of their own first, not timed (with workers: each
-        # is likely to take some; the line below says how many each did).
-        print(f"warm-up, not timed: {len(warm_ids)} order mails of games of their own")
-        await burst(ctx, workers, server, table, write(table, [(g, first, default_text(ctx, g, first)) for g in warm_ids], {}))
+        # compiled. Order mails of games of their own first, not timed, in rounds until every
+        # worker that reads mail has handled ``WARM_UP`` (the lines below say how many each did).
+        print(f"warm-up, not timed: order mails of games of their own, {WARM_UP * count} a round")
+        await warm_up(ctx, workers, server, table, [(g, first, default_text(ctx, g, first)) for g in warm_ids])
         reply = as_sent((await table.collect_all())[first][-1].raw)  # the daemon's answer to an order mail
         if second is not None:
             sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids], players)
