@@ -12,7 +12,9 @@
   very mails of the burst (to a mailbox of its own) while a process of its own, as the
   daemon is, reads them with the daemon's IMAP calls (aioimaplib FETCH and STORE, one each
   a batch, IDLE between) and sends each a copy of a reply the daemon wrote in the warm-up
-  below (aiosmtplib). Kriegspiel's first phase is sealed: each such mail also draws its
+  below (aiosmtplib). The floor and pbem's burst are measured in turn ``--pairs`` times (3
+  by default), each pair on games of its own, and the median printed last: on a shared
+  machine the floor alone wandered by half within the hour. Kriegspiel's first phase is sealed: each such mail also draws its
   seat's preview map (and the reply carries it); ``--kind corteo`` files orders with no map;
 * the CPU time a mail of every process on the path, for the floor (the players' side, the
   mail server, its reader) and for pbem (the players' side, the mail server, the daemon's
@@ -68,7 +70,7 @@ the game's tables loaded, its statements compiled (a fresh worker's first ten ma
 to three times a later one's).
 
     .venv/bin/python benchmarks/mail_throughput.py [--games 30] [--width 1600] [--kind kriegspiel] [--orders-only]
-        [--players own|shared]
+        [--pairs 3] [--players own|shared]
         [--url postgresql://postgres@127.0.0.1:5432/pbem_mailbench --workers 1 2 [--roles inbox,deadlines maps,outbox]]
 """
 
@@ -527,6 +529,37 @@ async def raw_floor(server: MailServerProcess, mails: Mails, reply: bytes) -> tu
     return len(mails) / took, cpu / len(mails), apart
 
 
+async def floor_and_burst(ctx: Context, workers: Workers, server: MailServerProcess, table: ScriptedTable,
+                          sends: Mails, reply: bytes, preview: bool) -> tuple[float, float, float]:
+    """One pair: the floor on ``sends``, then the same mails through pbem (`burst`), each
+    printed; returns pbem's rate, its share of the floor's and its CPU a mail as a multiple
+    of the floor's (0: the floor's CPU below the clock's tick). ``preview``: each mail draws
+    its seat's sealed view (issue 19.1)."""
+    floor, floor_cpu, apart = await raw_floor(server, sends, reply)
+    print(f"the floor (no processing: the same {len(sends)} mails sent, IMAP FETCH + STORE, the daemon's "
+          f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s, {floor_cpu * 1000:.1f} ms of CPU "
+          f"a mail in all its processes")
+    print(apart)
+    n, took, cpu = await burst(ctx, workers, server, table, sends)
+    print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
+          f"({n / took / floor:.0%} of the floor; {cpu * 1000:.1f} ms of CPU a mail in all the processes on "
+          f"the path, {times_the_floor(cpu, floor_cpu)})"
+          f"{'; each draws its seat a preview map' if preview else ''}")
+    return n / took, n / took / floor, cpu / floor_cpu if floor_cpu > 0 else 0.0
+
+
+def median_of_pairs(measured: list[tuple[float, float, float]]) -> str:
+    """The line that sums up the pairs: the median rate, share and CPU multiple, and each
+    pair's share. The floor and pbem are measured in turn, pair after pair, so that a
+    machine whose speed wanders weighs on both sides of each share alike."""
+    rates, shares, multiples = (sorted(column) for column in zip(*measured))
+    each = " ".join(f"{share:.0%}" for _rate, share, _multiple in measured)
+    known = [m for m in multiples if m > 0]
+    multiple = f", {statistics.median(known):.2f} times the floor's CPU a mail" if known else ""
+    return (f"order mails that file orders, the median of {len(measured)} pairs: {statistics.median(rates):6.1f} "
+            f"mails/s, {statistics.median(shares):.0%} of the floor{multiple} (each pair: {each})")
+
+
 def times_the_floor(cpu: float, floor_cpu: float) -> str:
     """The path's CPU a mail as a multiple of the floor's. The CPU clocks count in ticks of
     10 ms: the floor of a few mails may read 0, and then there is no multiple to tell."""
@@ -563,10 +596,12 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     table = ScriptedTable(app, sender, lambda a: ImapInbox("127.0.0.1", server.imap_port, a, "pbem", "none", max_batch=100_000),
                           addresses, cfg.server.address)
     t0 = time.perf_counter()
-    specs = (own_players(seats, args.games) if args.players == "own"
-             else [[games.SeatSpec(s, a) for s, a in addresses.items()]] * args.games)
-    ids = [games.create(ctx, args.kind, f"bench {i}", spec) for i, spec in enumerate(specs)]
-    players = ({(g, spec.seat): spec.address for g, seats_of in zip(ids, specs) for spec in seats_of}
+    pairs = max(1, getattr(args, "pairs", 1))
+    specs = (own_players(seats, args.games * pairs) if args.players == "own"
+             else [[games.SeatSpec(s, a) for s, a in addresses.items()]] * (args.games * pairs))
+    every = [games.create(ctx, args.kind, f"bench {i}", spec) for i, spec in enumerate(specs)]
+    ids = every[:args.games]  # the turns below are played in the first pair's games
+    players = ({(g, spec.seat): spec.address for g, seats_of in zip(every, specs) for spec in seats_of}
                if args.players == "own" else {})
     created = time.perf_counter() - t0
     warm_ids = [games.create(ctx, args.kind, f"warm-up {i}", [games.SeatSpec(s, a) for s, a in addresses.items()])
@@ -577,7 +612,7 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
     await learn_secrets(server, table, players)
     phase = rules.phase(rules.new_game(seats, {}))
     first, second = (seats[0], seats[1]) if len(phase.awaiting) > 1 else (phase.awaiting[0], None)
-    print(f"{args.kind}: {args.games} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px; "
+    print(f"{args.kind}: {args.games * pairs} games created (welcome mails queued) in {created:.2f} s; map width {args.width} px; "
           f"{'each game its own players' if players else 'the same two players in every game'}")
     workers = Workers(url, args.width, args.kind, server, count, warm_maps=not args.orders_only, roles=args.roles)
     t0 = time.perf_counter()
@@ -592,18 +627,16 @@ async def run(args: argparse.Namespace, url: str, count: int) -> None:
         await warm_up(ctx, workers, server, table, [(g, first, default_text(ctx, g, first)) for g in warm_ids])
         reply = as_sent((await table.collect_all())[first][-1].raw)  # the daemon's answer to an order mail
         if second is not None:
-            sends = write(table, [(g, first, default_text(ctx, g, first)) for g in ids], players)
-            floor, floor_cpu, apart = await raw_floor(server, sends, reply)
-            print(f"the floor (no processing: the same {len(sends)} mails sent, IMAP FETCH + STORE, the daemon's "
-                  f"reply ({len(reply)} bytes) sent to each) = {floor:6.1f} mails/s, {floor_cpu * 1000:.1f} ms of CPU "
-                  f"a mail in all its processes")
-            print(apart)
-            n, took, cpu = await burst(ctx, workers, server, table, sends)
-            preview = phase.sealed and hasattr(rules, "preview")  # the seat's own sealed view, drawn (issue 19.1)
-            print(f"order mails that file orders:       {n} in {took:.2f} s = {n / took:6.1f} mails/s end to end "
-                  f"({n / took / floor:.0%} of the floor; {cpu * 1000:.1f} ms of CPU a mail in all the processes on "
-                  f"the path, {times_the_floor(cpu, floor_cpu)})"
-                  f"{'; each draws its seat a preview map' if preview else ''}")
+            measured: list[tuple[float, float, float]] = []  # each pair's rate, share of the floor, CPU multiple
+            for at in range(pairs):
+                if pairs > 1:
+                    print(f"pair {at + 1} of {pairs}: the floor, then pbem, on games of their own")
+                games_of_pair = every[at * args.games:(at + 1) * args.games]
+                sends = write(table, [(g, first, default_text(ctx, g, first)) for g in games_of_pair], players)
+                measured.append(await floor_and_burst(ctx, workers, server, table, sends, reply,
+                                                      phase.sealed and hasattr(rules, "preview")))
+            if pairs > 1:
+                print(median_of_pairs(measured))
             if args.orders_only:
                 return
             sends = write(table, [(g, second, default_text(ctx, g, second)) for g in ids], players)
@@ -668,6 +701,9 @@ async def main() -> None:
     parser.add_argument("--kind", default="kriegspiel")
     parser.add_argument("--orders-only", action="store_true",
                         help="stop after the floor and the order mails that file orders")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="the floor and the order mails that file orders measured this many times in "
+                             "turn, each pair on games of its own, and the median printed (default 3)")
     parser.add_argument("--players", choices=("own", "shared"), default="own",
                         help="own: each game its own two players, as in a club (default); shared: the same "
                              "two addresses in every game, so every reply of a burst goes to one address "

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import mail_throughput  # noqa: E402
 
-ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True, players="own", roles=[])
+ARGS = argparse.Namespace(games=3, width=400, kind="corteo", orders_only=True, players="own", roles=[], pairs=1)
 FILED = "order mails that file orders:       3 in"
 FLOOR = "the floor (no processing: the same 3 mails sent, IMAP FETCH + STORE, the daemon's reply ("
 
@@ -35,6 +35,27 @@ def test_one_daemon_on_sqlite_handles_every_mail_once(tmp_path: Path, capsys: py
     out = capsys.readouterr().out
     assert FILED in out and FLOOR in out and "times the floor's" in out, out
     assert shares(out) == [3], out  # the daemon's own process handled them
+
+
+def test_pairs_measure_the_floor_and_pbem_in_turn_on_games_of_their_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--pairs 2``: the floor and the burst twice, each burst on games of its own (its own
+    exactly-once check: one sheet a mail, for seats that had none), then the medians."""
+    asyncio.run(mail_throughput.run(argparse.Namespace(**{**vars(ARGS), "pairs": 2}),
+                                    f"sqlite:///{tmp_path}/pbem.sqlite", 1))
+    out = capsys.readouterr().out
+    assert out.count(FILED) == 2 and out.count(FLOOR) == 2, out
+    assert "6 games created" in out and "pair 2 of 2" in out, out
+    summary = out.split("the median of 2 pairs: ", 1)[1].splitlines()[0]
+    each = summary.split("(each pair: ", 1)[1].rstrip(")").split()
+    assert len(each) == 2 and all(share.endswith("%") for share in each), summary
+
+
+def test_the_median_of_pairs_is_each_columns_own() -> None:
+    line = mail_throughput.median_of_pairs([(100.0, 0.40, 3.0), (150.0, 0.55, 2.5), (120.0, 0.50, 2.75)])
+    assert line == ("order mails that file orders, the median of 3 pairs:  120.0 mails/s, 50% of the floor, "
+                    "2.75 times the floor's CPU a mail (each pair: 40% 55% 50%)")
+    assert "times the floor's CPU" not in mail_throughput.median_of_pairs([(100.0, 0.4, 0.0)])
 
 
 def test_two_workers_on_postgresql_handle_every_mail_once(capsys: pytest.CaptureFixture[str]) -> None:
