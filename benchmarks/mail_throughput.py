@@ -220,8 +220,9 @@ class _Worker(App):
         self.cycled.set()
         return summary
 
-    def _handle(self, raw: bytes, row_id: int, over: str | None, received_at: Any = None) -> inbound.Handled:
-        handled = super()._handle(raw, row_id, over, received_at)
+    def _handle(self, raw: bytes, row_id: int, over: str | None, received_at: Any = None,
+                reading: Any = None) -> inbound.Handled:
+        handled = super()._handle(raw, row_id, over, received_at, reading)
         self.handled += 1
         return handled
 

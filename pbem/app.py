@@ -312,7 +312,8 @@ class App:
                 over = await asyncio.to_thread(self.inspector.check, claimed.raw)
             async with self._lock:
                 tried.append(claimed.row_id)
-                result = await self._handle_here(claimed.raw, claimed.row_id, over, claimed.received_at)
+                result = await self._handle_here(claimed.raw, claimed.row_id, over, claimed.received_at,
+                                                 self.inspector.reading(claimed.raw))
             about.update(game=result.game_id)
             if result.status == "orders":
                 about["seat"] = result.seat or await asyncio.to_thread(self._seat_of, result.inbound_id)
@@ -376,14 +377,14 @@ class App:
             about["mail"] = got.row_id
             known, over = self.inspector.poll(raw)  # the reader reads the batch ahead: usually known
             if known:
-                return await self._handle_here(raw, got.row_id, over, got.received_at)
+                return await self._handle_here(raw, got.row_id, over, got.received_at, self.inspector.reading(raw))
         # still being read: waited for without the database lock (the jobs and the outbox run meanwhile)
         over = await asyncio.to_thread(self.inspector.check, raw)
         async with self._lock:
-            return await self._handle_here(raw, got.row_id, over, got.received_at)
+            return await self._handle_here(raw, got.row_id, over, got.received_at, self.inspector.reading(raw))
 
-    async def _handle_here(self, raw: bytes, row_id: int, over: str | None,
-                           received_at: datetime | None = None) -> inbound.Handled:
+    async def _handle_here(self, raw: bytes, row_id: int, over: str | None, received_at: datetime | None = None,
+                           reading: budget.Reading | None = None) -> inbound.Handled:
         """`_handle` on the event loop's own thread: most mails are handled in a few ms, and a
         thread would cost them more than their handling (the hop, and the interpreter lock
         handed back and forth with the loop at every statement: ~1 ms of CPU a mail more,
@@ -392,16 +393,18 @@ class App:
         in a thread: no map is drawn on the loop. The caller holds the database lock."""
         try:
             with refuse.drawing_refused():
-                return self._handle(raw, row_id, over, received_at)
+                return self._handle(raw, row_id, over, received_at, reading)
         except DrawingRefused:
-            return await _whole(self._handle, raw, row_id, over, received_at)
+            return await _whole(self._handle, raw, row_id, over, received_at, reading)
 
-    def _handle(self, raw: bytes, row_id: int, over: str | None, received_at: datetime | None = None) -> inbound.Handled:
+    def _handle(self, raw: bytes, row_id: int, over: str | None, received_at: datetime | None = None,
+                reading: budget.Reading | None = None) -> inbound.Handled:
         """A mail on record, handled: recorded as over budget (``over``: why), else read
-        (``received_at``: the row's time, `inbound.handle`)."""
+        (``received_at``: the row's time; ``reading``: what the mail reader read of it,
+        `inbound.handle`)."""
         if over is not None:
             return receipt.over_budget(self.ctx, row_id, raw, over)
-        return inbound.handle(self.ctx, raw, row_id, received_at)
+        return inbound.handle(self.ctx, raw, row_id, received_at, reading)
 
     async def run_jobs(self, summary: CycleSummary | None = None) -> None:
         summary = summary or CycleSummary()

@@ -7,6 +7,7 @@ gets a dedupe key, a (possibly empty) text and the headers that could be read.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import email.header
 import email.utils
 import hashlib
@@ -15,6 +16,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 from email.message import EmailMessage, Message
 from types import MappingProxyType
 
@@ -80,6 +82,18 @@ class IncomingMail:
         """The first value of a header (case-insensitive name), or None."""
         values = self.headers.get(name.lower())
         return values[0] if values else None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without ``parsed`` (the mail reader's process hands its reading to the
+        daemon, `pbem.service.budget.Reading`; a parse tree would cost more to send than to
+        make), its headers as a plain dict (a mapping proxy cannot be pickled)."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "parsed"}
+        fields["headers"] = dict(self.headers)
+        return (_unpickled, (fields,))
+
+
+def _unpickled(fields: dict[str, Any]) -> IncomingMail:
+    return IncomingMail(**{**fields, "headers": MappingProxyType(fields["headers"])})
 
 
 # ---------------------------------------------------------------------------- ids

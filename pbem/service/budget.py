@@ -30,11 +30,16 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from pbem.mail.envelope import Envelope
+    from pbem.mail.parse import IncomingMail
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Inspector", "inspect"]
+__all__ = ["Inspector", "Reading", "inspect"]
 
 #: How long a new worker may take to start (imports) before the budget applies without it.
 START_SECONDS = 60.0
@@ -43,9 +48,21 @@ START_SECONDS = 60.0
 AHEAD_BYTES = 32 * 1024
 
 
-def inspect(raw: bytes) -> None:
+@dataclass(frozen=True)
+class Reading:
+    """What `inspect` read of a mail from a person (no machine's), handed back to the daemon
+    so that it does not read the mail a second time: the mail as `read_mail` gives it (but
+    its ``parsed`` tree, which `IncomingMail.__reduce__` leaves behind) and its envelope."""
+
+    mail: IncomingMail
+    envelope: Envelope
+
+
+def inspect(raw: bytes) -> Reading | None:
     """Read a mail the way `pbem.service.inbound.handle` will, without a database: every
-    step a stranger's bytes reach before the service decides what the mail is."""
+    step a stranger's bytes reach before the service decides what the mail is. A mail from
+    a person comes back read (`Reading`); a machine's (None) is read again by the daemon,
+    which records it (a bounce needs its parsed tree)."""
     from pbem.mail.bounce import is_bounce, parse_bounce
     from pbem.mail.classify import machine_reason
     from pbem.mail.envelope import parse_envelope
@@ -55,8 +72,8 @@ def inspect(raw: bytes) -> None:
     if machine_reason(mail, raw=raw):
         if is_bounce(mail):
             parse_bounce(mail, raw)
-        return
-    parse_envelope(mail.text)
+        return None
+    return Reading(mail, parse_envelope(mail.text))
 
 
 def _target(name: str) -> Callable[[bytes], Any]:
@@ -68,8 +85,8 @@ def _target(name: str) -> Callable[[bytes], Any]:
 
 def _serve(conn: multiprocessing.connection.Connection, target: str) -> None:
     """The worker: one mail at a time from the pipe; ("start", when) as it begins reading
-    it, "ok" when it is read. Ctrl-C reaches the terminal's whole process group: the
-    daemon stops the worker itself."""
+    it, ("ok", what it read: a `Reading` or None) when it is read. Ctrl-C reaches the
+    terminal's whole process group: the daemon stops the worker itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     work = _target(target)
     conn.send("ready")
@@ -79,11 +96,12 @@ def _serve(conn: multiprocessing.connection.Connection, target: str) -> None:
         except (EOFError, OSError):  # the daemon is gone
             return
         conn.send(("start", time.monotonic()))
+        read = None
         try:
-            work(raw)
+            read = work(raw)
         except Exception:  # the daemon's own reading records the failure
             pass
-        conn.send("ok")
+        conn.send(("ok", read if isinstance(read, Reading) else None))
 
 
 class Inspector:
@@ -101,6 +119,9 @@ class Inspector:
         self._sent: deque[bytes] = deque()  # handed to the worker, its answer not read yet
         self._sent_bytes = 0
         self._started: float | None = None  # when the worker said it began the oldest mail handed
+        #: The last mail read and what the worker read of it, until the daemon takes it (`reading`).
+        self._last: tuple[bytes, Reading | None] | None = None
+        self._last_lock = threading.Lock()  # `reading` never waits for a mail being read
 
     def ahead(self, raws: Sequence[bytes]) -> None:
         """The mails about to be checked, in order: the worker reads the next ones while
@@ -133,6 +154,8 @@ class Inspector:
         self._sent.clear()
         self._sent_bytes = 0
         self._started = None
+        with self._last_lock:
+            self._last = None
 
     def _hand(self, raw: bytes) -> None:
         assert self._conn is not None
@@ -172,12 +195,25 @@ class Inspector:
         ("ok"), False when it began ("start", when: kept for its budget)."""
         assert self._conn is not None
         message = self._conn.recv()
-        if message == "ok":
-            self._sent_bytes -= len(self._sent.popleft())
+        if message[0] == "ok":
+            raw = self._sent.popleft()
+            self._sent_bytes -= len(raw)
             self._started = None
+            with self._last_lock:
+                self._last = (raw, message[1])
             return True
         self._started = message[1]
         return False
+
+    def reading(self, raw: bytes) -> Reading | None:
+        """What the worker read of ``raw``, once `poll` or `check` said it was read in its
+        budget (None: a machine's mail, another mail read since, or no worker): taken, so
+        that it is never handed out twice. Never waits."""
+        with self._last_lock:
+            last, self._last = self._last, None
+        if last is None or not (last[0] is raw or last[0] == raw):
+            return None
+        return last[1]
 
     def _answered(self) -> bool:
         """True when the answer for the oldest mail handed is there, read without waiting."""

@@ -30,6 +30,7 @@ from pbem.core.rules import echo_orders, seat_label, seat_view
 from pbem.service import atrest, bounces, commands, holders, identity, mailer, store, teams, turns
 from pbem.service import club, master, press, votes
 from pbem.service import receipt as receipts
+from pbem.service.budget import Reading
 from pbem.service.context import Context
 from pbem.service.plurals import tn
 from pbem.service.replies import SHORT, Handled, Reply, line_label, quote
@@ -48,7 +49,8 @@ ORDER_WINDOW = timedelta(minutes=2)
 MAX_DIAGNOSTICS = 50
 
 
-def handle(ctx: Context, raw: bytes, receipt: int | None = None, received_at: datetime | None = None) -> Handled:
+def handle(ctx: Context, raw: bytes, receipt: int | None = None, received_at: datetime | None = None,
+           reading: Reading | None = None) -> Handled:
     """Process one raw mail exactly once. ``receipt``: the row `pbem.service.receipt.receive`
     wrote before the work started; the mail's own record is that row. ``received_at``: that
     row's time, as the caller knows it (`receipt.Receipt`, `queue.Claimed`): the row is then
@@ -56,8 +58,10 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None, received_at: da
     checks (a mail processed already has its work rolled back), instead of one UPDATE before
     the work and one after. Where no map may be drawn (`pbem.render.refuse`), a mail that
     would draw one raises `DrawingRefused` with nothing of its handling kept (one
-    transaction: rolled back)."""
-    mail = read_mail(raw)
+    transaction: rolled back). ``reading``: what the mail reader read of these bytes under
+    the mail's time budget (`pbem.service.budget.Reading`: a person's mail, its envelope),
+    not read again here."""
+    mail = reading.mail if reading is not None else read_mail(raw)
     kept = atrest.redact_mail(raw, mail.text)  # kept without its secrets; processed whole
     with ctx.session() as session:
         fill: dict[str, Any] = {}
@@ -73,7 +77,7 @@ def handle(ctx: Context, raw: bytes, receipt: int | None = None, received_at: da
         if row is None:
             return _duplicate(ctx, session, receipt)
         try:
-            result = _process(session, ctx, mail, row, raw)
+            result = _process(session, ctx, mail, row, raw, reading)
         except DrawingRefused:  # on the event loop: nothing of it kept, handled again in a thread
             session.rollback()
             raise
@@ -178,9 +182,11 @@ def _language(session: Session, ctx: Context, address: str) -> str:
     return player.language if player else ctx.config.server.language
 
 
-def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, raw: bytes) -> Handled:
-    """``raw``: the mail as it came (the row keeps a redacted copy)."""
-    reason = machine_reason(mail, raw=raw)
+def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, raw: bytes,
+             reading: Reading | None = None) -> Handled:
+    """``raw``: the mail as it came (the row keeps a redacted copy); ``reading``: the mail
+    reader's (`handle`): a person's mail, its envelope read."""
+    reason = machine_reason(mail, raw=raw) if reading is None else None
     problem = mail.sender_problem
     if reason and not (problem and reason == "no-sender"):  # a From of two addresses is a person's mistake
         if is_bounce(mail):
@@ -189,7 +195,7 @@ def _process(session: Session, ctx: Context, mail: IncomingMail, row: OnRecord, 
         return Handled("ignored", reason)
     if not mail.sender or problem:
         return _no_single_sender(session, ctx, mail, problem)
-    env = parse_envelope(mail.text)
+    env = reading.envelope if reading is not None else parse_envelope(mail.text)
     game: Game | None = None
     seats: list[Seat] = []
     phase_sheets: list[OnFile] = []

@@ -13,7 +13,7 @@ from pathlib import Path
 from pbem.service import budget
 
 
-def inspect(raw: bytes) -> None:
+def inspect(raw: bytes) -> budget.Reading | None:
     head = raw[:4096]
     if b"X-Test-Stall: " in head:
         flag = os.environ.get("PBEM_TEST_STALL_FLAG")
@@ -24,4 +24,4 @@ def inspect(raw: bytes) -> None:
             if b"X-Test-Stall: until-released" in head and release and Path(release).exists():
                 break
             time.sleep(0.1)
-    budget.inspect(raw)
+    return budget.inspect(raw)

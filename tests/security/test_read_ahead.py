@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from pbem.mail.envelope import parse_envelope
+from pbem.mail.parse import read_mail
 from pbem.service import budget
 
 SLOW = "tests.security.slowreader:inspect"
@@ -62,3 +64,30 @@ def test_a_mail_not_handed_ahead_is_read_as_before(reader: budget.Inspector) -> 
     assert reader.check(mail(7)) is None
     assert reader.check(mail(8, stall=True)) is not None
     assert reader.check(mail(9)) is None
+
+
+def test_the_reader_hands_back_what_it_read_of_a_persons_mail_once(reader: budget.Inspector) -> None:
+    """The daemon does not read a mail a second time: the reader's `budget.Reading` is the
+    mail as `read_mail` gives it (but its parse tree) and its envelope, taken once."""
+    batch = [mail(0), mail(1)]
+    reader.ahead(batch)
+    assert reader.check(batch[0]) is None
+    got = reader.reading(batch[0])
+    assert got is not None and got.mail == read_mail(batch[0]) and got.mail.parsed is None
+    assert got.envelope == parse_envelope(got.mail.text) and got.envelope.game == "k0"
+    assert dict(got.mail.headers) == dict(read_mail(batch[0]).headers)
+    assert reader.reading(batch[0]) is None  # taken: never handed out twice
+    assert reader.check(batch[1]) is None
+    assert reader.reading(batch[0]) is None  # another mail was read since
+
+
+def test_a_machines_mail_and_a_mail_over_budget_come_back_unread(reader: budget.Inspector) -> None:
+    auto = mail(0).replace(b"Subject:", b"Auto-Submitted: auto-replied\r\nSubject:")
+    stalled = mail(1, stall=True)
+    reader.ahead([auto, stalled])
+    assert reader.check(auto) is None and reader.reading(auto) is None  # the daemon records it itself
+    assert reader.check(stalled) is not None and reader.reading(stalled) is None
+
+
+def test_without_a_budget_nothing_is_read_ahead() -> None:
+    assert budget.Inspector(0).reading(mail(0)) is None

@@ -19,6 +19,7 @@ from pbem.db.models import InboundMail, OutboxMail, ReportJob
 from pbem.errors import MailServerError
 from pbem.mail.transport import MemoryInbox, MemoryOutgoing, SendResult
 from pbem.service import budget, games
+from pbem.service import inbound as inbound_module
 from pbem.render import refuse as refuse_module
 from pbem.service.context import Context
 from pbem.service.games import SeatSpec
@@ -261,3 +262,33 @@ def test_no_map_is_drawn_where_drawing_is_refused() -> None:
         with pytest.raises(app_module.DrawingRefused):
             svg_to_png(svg, 40)
     assert png_size(svg_to_png(svg, 40)) == (40, 20)  # refused only within
+
+
+@pytest.mark.parametrize("seconds", [5.0, 0.0])
+async def test_a_persons_mail_is_read_once_by_the_reader_not_again_by_the_daemon(
+        duels: tuple[App, MemoryInbox, _Watching, list[bytes]], monkeypatch: pytest.MonkeyPatch,
+        seconds: float) -> None:
+    """What the mail reader read under the mail's budget (`budget.Reading`) is handed to the
+    handling: the daemon parses neither the mail nor its envelope again. Without a budget
+    (``limits.mail_seconds = 0``: no reader) the daemon reads each mail itself."""
+    app, inbox, _out, mails = duels
+    await app.drain()
+    app.inspector.close()
+    app.inspector = budget.Inspector(seconds)
+    reads: list[str] = []
+
+    def counted(name: str, func: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            reads.append(name)
+            return func(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(inbound_module, "read_mail", counted("read_mail", inbound_module.read_mail))
+    monkeypatch.setattr(inbound_module, "parse_envelope", counted("parse_envelope", inbound_module.parse_envelope))
+    for raw in mails:
+        inbox.deliver(raw)
+    try:
+        assert (await app.cycle()).handled == {"orders": BATCH}
+    finally:
+        app.inspector.close()
+    assert reads == ([] if seconds else ["read_mail", "parse_envelope"] * BATCH)
