@@ -22,6 +22,7 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from sqlalchemy import bindparam, case, text, update
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import select
 
 from pbem.db.models import InboundMail
@@ -67,26 +68,27 @@ _MARK = (update(_TABLE).where(_TABLE.c.id.in_(bindparam("row_ids", expanding=Tru
 #: with the mail that reaches them).
 STORE_ROWS = 50
 STORE_BYTES = 8 * 1024 * 1024
-#: `_storing` statements, by their number of mails.
-_STORING: dict[int, Any] = {}
-
-
-def _storing(count: int) -> Any:
-    """The statement that stores ``count`` new mails: their rows, and the NOTIFY that wakes the
-    other workers, in one transaction (a mail on record already inserts nothing; the NOTIFY of
-    each row inserted is one notice, PostgreSQL folds a transaction's same notices into one).
-    Made once for each count (`_STORING`); its parameters are `_parameters`'. Written as text
-    with typed parameters: SQLAlchemy does not cache a multi-row INSERT it builds (it compiled
-    the statement anew for every batch, ~0.5 ms a mail)."""
-    if count not in _STORING:
-        columns = [c for c in _TABLE.c if c.name != "id"]
-        rows = ", ".join("(" + ", ".join(f":new_{i}_{c.name}" for c in columns) + ")" for i in range(count))
-        sql = (f"WITH stored AS (INSERT INTO {_TABLE.name} ({', '.join(c.name for c in columns)}) VALUES {rows}"
-               f" ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, dedupe_key)"
-               f" SELECT id, dedupe_key, pg_notify('{wakeup.CHANNEL}', '') FROM stored")
-        _STORING[count] = text(sql).bindparams(*[bindparam(f"new_{i}_{c.name}", type_=c.type)
-                                                 for i in range(count) for c in columns])
-    return _STORING[count]
+#: What differs from one stored mail to the next: its key, its size and its sealed bytes, bound
+#: as three arrays; every other column is the model's default (`_DEFAULTS`), the same for all.
+_OWN = ("dedupe_key", "size", "held")
+_COMMON = [c for c in _TABLE.c if c.name != "id" and c.name not in _OWN]
+#: The statement that stores new mails, however many: their rows, in the order given, and the
+#: NOTIFY that wakes the other workers, in one transaction (a mail on record already inserts
+#: nothing; the NOTIFY of each row inserted is one notice, PostgreSQL folds a transaction's
+#: same notices into one). One statement of one shape, its mails bound as arrays: compiled
+#: once and prepared by the driver, where a multi-row VALUES list was a statement of its own
+#: for each number of mails, compiled for each and its hundreds of parameters converted anew
+#: at every batch (benchmarks/mail_throughput.py, the mailbox reader's thread).
+_STORE = text(
+    f"WITH stored AS (INSERT INTO {_TABLE.name} ({', '.join(_OWN)}, {', '.join(c.name for c in _COMMON)})"
+    f" SELECT m.dedupe_key, m.size, m.held, {', '.join(f':{c.name}' for c in _COMMON)}"
+    f" FROM unnest(:dedupe_keys, :sizes, :helds) WITH ORDINALITY AS m(dedupe_key, size, held, n) ORDER BY m.n"
+    f" ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, dedupe_key)"
+    f" SELECT id, dedupe_key, pg_notify('{wakeup.CHANNEL}', '') FROM stored"
+).bindparams(bindparam("dedupe_keys", type_=ARRAY(_TABLE.c.dedupe_key.type)),
+             bindparam("sizes", type_=ARRAY(_TABLE.c.size.type)),
+             bindparam("helds", type_=ARRAY(_TABLE.c.held.type)),
+             *[bindparam(c.name, type_=c.type) for c in _COMMON])
 
 
 #: The claims of the mails bound as ``row_ids`` given back (`Claims.give_back_some`), in one
@@ -118,14 +120,12 @@ class Claimed:
 
 
 def _parameters(ctx: Context, raws: Sequence[bytes]) -> dict[str, object]:
-    """The parameters of `_storing` for ``raws``: each row as the model makes it (every
-    column's default), to be inserted by core, ``held`` sealed with the key at rest."""
+    """The parameters of `_STORE` for ``raws``: the rows as the model makes them (every other
+    column's default), ``held`` sealed with the key at rest (the column's type seals each)."""
     atrest.attach(ctx.engine, ctx.config)  # the key that seals ``held``
-    params: dict[str, object] = {}
-    for i, raw in enumerate(raws):
-        row = InboundMail(dedupe_key=receipt_key(raw), size=len(raw), received_at=ctx.now(), status=STORED, held=raw)
-        params.update({f"new_{i}_{c.name}": getattr(row, c.name) for c in _TABLE.c if c.name != "id"})
-    return params
+    row = InboundMail(dedupe_key="", received_at=ctx.now(), status=STORED)
+    return {"dedupe_keys": [receipt_key(raw) for raw in raws], "sizes": [len(raw) for raw in raws],
+            "helds": list(raws), **{c.name: getattr(row, c.name) for c in _COMMON}}
 
 
 def store(ctx: Context, raw: bytes, claims: Claims | None = None) -> Handled | None:
@@ -143,7 +143,7 @@ def store_many(ctx: Context, raws: Sequence[bytes], claims: Claims | None = None
     try:
         for chunk in _chunks(raws):
             keys = [receipt_key(raw) for raw in chunk]
-            new = {row.dedupe_key for row in mine.execute(ctx, _storing(len(chunk)), _parameters(ctx, chunk))}
+            new = {row.dedupe_key for row in mine.execute(ctx, _STORE, _parameters(ctx, chunk))}
             got += [None if key in new else _known(ctx, mine, key) for key in keys]
     finally:
         if claims is None:

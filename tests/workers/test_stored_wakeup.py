@@ -39,7 +39,7 @@ def test_a_stored_mail_wakes_a_listening_worker(ctx: Context) -> None:
         try:
             await listener.wait(10)  # the wake-up a listener gives itself once it listens
             with ctx.session() as s:  # the store's own statement, in a transaction that never commits: no notice
-                assert s.execute(queue._storing(1), queue._parameters(ctx, [RAW])).all()
+                assert s.execute(queue._STORE, queue._parameters(ctx, [RAW])).all()
                 s.rollback()
             assert not await listener.wait(1.5)
             await asyncio.to_thread(queue.store, ctx, RAW)
