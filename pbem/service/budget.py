@@ -25,6 +25,7 @@ import importlib
 import logging
 import multiprocessing
 import multiprocessing.connection
+import pickle
 import signal
 import threading
 import time
@@ -101,7 +102,10 @@ def _serve(conn: multiprocessing.connection.Connection, target: str) -> None:
             read = work(raw)
         except Exception:  # the daemon's own reading records the failure
             pass
-        conn.send(("ok", read if isinstance(read, Reading) else None))
+        try:
+            conn.send(("ok", read if isinstance(read, Reading) else None))
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):  # pickled before a byte is sent
+            conn.send(("ok", None))  # read in its budget all the same: the daemon reads it again
 
 
 class Inspector:

@@ -37,7 +37,8 @@ from pbem.db.models import OutboxMail, PressRow
 from pbem.service.context import Context
 
 __all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "Budget", "allow", "allow_reply",
-           "allow_press", "budget", "spent", "under", "answers_in_window", "window_query", "press_in_window", "replies_in_window"]
+           "allow_press", "budget", "spent", "under", "answers_in_window", "window_query", "press_in_window",
+           "replies_in_window"]
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,8 @@ def spent(session: Session, ctx: Context, budget: Budget) -> bool:
     counts = direct.rows(session.connection(), _counts(budget.per_address()), budget.params(ctx))[0]
     for (cap, _, _, what), count in zip(budget.caps, counts):
         if count >= cap:  # the first one reached is the one logged
-            log.warning("%s to %s suppressed: %d %s reach the limit (%d)", budget.kind, budget.address, count, what, cap)
+            log.warning("%s to %s suppressed: %d %s reach the limit (%d)", budget.kind, budget.address, count, what,
+                        cap)
             return True
     return False
 

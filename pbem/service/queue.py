@@ -69,7 +69,7 @@ _MARK = (update(_TABLE).where(_TABLE.c.id.in_(bindparam("row_ids", expanding=Tru
 STORE_ROWS = 50
 STORE_BYTES = 8 * 1024 * 1024
 #: What differs from one stored mail to the next: its key, its size and its sealed bytes, bound
-#: as three arrays; every other column is the model's default (`_DEFAULTS`), the same for all.
+#: as three arrays; every other column is the model's default (`_parameters`), the same for all.
 _OWN = ("dedupe_key", "size", "held")
 _COMMON = [c for c in _TABLE.c if c.name != "id" and c.name not in _OWN]
 #: The statement that stores new mails, however many: their rows, in the order given, and the

@@ -91,3 +91,15 @@ def test_a_machines_mail_and_a_mail_over_budget_come_back_unread(reader: budget.
 
 def test_without_a_budget_nothing_is_read_ahead() -> None:
     assert budget.Inspector(0).reading(mail(0)) is None
+
+
+def test_a_reading_that_cannot_be_sent_leaves_the_mail_read_in_its_budget() -> None:
+    inspector = budget.Inspector(2.0, target="tests.security.slowreader:unpicklable")
+    try:
+        batch = [mail(0), mail(1)]
+        inspector.ahead(batch)
+        assert inspector.check(batch[0]) is None and inspector.reading(batch[0]) is None
+        assert inspector.check(batch[1]) is None  # the same reader goes on
+        assert inspector._proc is not None and inspector._proc.is_alive()
+    finally:
+        inspector.close()
