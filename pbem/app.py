@@ -32,7 +32,7 @@ from pbem.errors import DrawingRefused, MailError, MailServerError, PbemError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Inbox, Outgoing, SendResult
 from pbem.render import refuse
-from pbem.service import budget, inbound, logjson, outbox, receipt, retention, sdnotify, status, turns
+from pbem.service import budget, inbound, limits, logjson, outbox, receipt, retention, sdnotify, status, turns
 from pbem.service import queue, wakeup, workers
 from pbem.service.claims import Claims
 from pbem.service.lease import TRY_SECONDS, MailboxLease
@@ -416,6 +416,7 @@ class App:
         now = self.ctx.now()
         if self._purged_at is None or now - self._purged_at >= retention.INTERVAL:
             await asyncio.to_thread(retention.purge, self.ctx)  # raw mail past retention.raw_mail
+            await asyncio.to_thread(limits.forget_tally, self.ctx)  # minutes no answer cap counts any more
             self._purged_at = now
 
     def _executor(self) -> Executor | None:

@@ -253,6 +253,20 @@ class OutboxMail(SQLModel, table=True):
     bounce_diagnostic: str = _text("")
 
 
+class AnswerTally(SQLModel, table=True):
+    """The answers of a limited kind (`pbem.service.limits`: ``reply``, ``stranger``) queued in
+    one minute, by the connection that queued them: the hourly cap for everybody adds up at most
+    an hour of these rows, however many answers the hour had (counting the outbox's rows cost
+    0.3 µs each, on every answer). ``slot``: the PostgreSQL backend (0 on SQLite), so that two
+    workers never wait for each other's row; bumped by the statement that queues the answer."""
+
+    __tablename__ = "answer_tally"
+    kind: str = Field(primary_key=True)
+    minute: datetime = Field(sa_column=Column(UTCDateTime(), primary_key=True))
+    slot: int = Field(default=0, primary_key=True)
+    n: int = 0
+
+
 class ReportJob(SQLModel, table=True):
     """Reports still to be drawn and queued for phases ``first_seq``..``last_seq``.
 

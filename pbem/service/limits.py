@@ -2,7 +2,11 @@
 that a stranger can never spend what belongs to a player.
 
 Counted from the outbox (the truth of what we sent or are about to send), rows of this
-very transaction included (the session flushes before it counts). Two budgets that never
+very transaction included (the session flushes before it counts): one address's answers
+from its rows, everybody's from the tally of each minute's answers that the statement
+queueing an answer keeps (`AnswerTally`), so that a check costs the same however many
+answers the hour had; everybody's hour is counted by whole minutes, its first minute
+whole (an answer counts for up to a minute more than the hour). Two budgets that never
 touch each other, told apart by the outbox kind:
 
 - ``reply``: an answer to a seat's own authenticated mail (right secret, right address,
@@ -26,19 +30,19 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, func
+from sqlalchemy import ColumnElement, Select, and_, bindparam, delete, func
 from sqlmodel import Session, col, select
 
 from pbem.db import direct
-from pbem.db.models import OutboxMail, PressRow
+from pbem.db.models import AnswerTally, OutboxMail, PressRow
 from pbem.service.context import Context
 
 __all__ = ["AUTHENTICATED", "LIMITED_KINDS", "STRANGER", "WINDOW", "STRANGER_WINDOW", "Budget", "allow", "allow_reply",
            "allow_press", "budget", "spent", "under", "answers_in_window", "window_query", "press_in_window",
-           "replies_in_window"]
+           "replies_in_window", "minute_of", "forget_tally"]
 
 log = logging.getLogger(__name__)
 
@@ -54,11 +58,18 @@ STRANGER_WINDOW = timedelta(days=1)
 
 def window_query(ctx: Context, kind: str, window: timedelta, address: str | None = None,
                  cap: int | None = None) -> Select[Any]:
-    """The count of `answers_in_window`, read from an outbox index (``kind, created_at``, or
-    ``kind, lower(recipients_json), created_at`` for one address) and stopping at ``cap``
-    rows: the cost of a check is bounded by the limit, not by the outbox's size or the hour's
-    volume of mail."""
-    return _window(kind, ctx.now() - window, None if address is None else _recipient(address), cap)
+    """The count of `answers_in_window`: for one address read from an outbox index (``kind,
+    lower(recipients_json), created_at``) and stopping at ``cap`` rows; for everybody added up
+    from the tally's minutes (`AnswerTally`, its key): the cost of a check is bounded by the
+    limit or the window's minutes, not by the outbox's size or the hour's volume of mail."""
+    if address is None:
+        return _window(kind, minute_of(ctx.now() - window), None, cap)
+    return _window(kind, ctx.now() - window, _recipient(address), cap)
+
+
+def minute_of(when: datetime) -> datetime:
+    """The minute ``when`` falls in: the tally's key (`AnswerTally.minute`)."""
+    return when.replace(second=0, microsecond=0)
 
 
 def _recipient(address: str) -> str:
@@ -67,7 +78,11 @@ def _recipient(address: str) -> str:
 
 
 def _window(kind: Any, since: Any, recipient: Any, cap: Any) -> Select[Any]:
-    """`window_query` of values, or of parameters (`_counts`)."""
+    """`window_query` of values, or of parameters (`_counts`); with no recipient, everybody's
+    tally from the minute ``since`` on (``cap`` unused: a sum of at most the window's minutes)."""
+    if recipient is None:
+        return select(func.coalesce(func.sum(AnswerTally.n), 0)).where(
+            AnswerTally.kind == kind, col(AnswerTally.minute) >= since)
     rows = select(OutboxMail.id).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since)
     if recipient is not None:
         rows = rows.where(func.lower(OutboxMail.recipients_json) == recipient)
@@ -125,10 +140,13 @@ class Budget:
     def params(self, ctx: Context) -> dict[str, Any]:
         """The values of `_counts` / `under` for these caps, now."""
         params: dict[str, Any] = {}
+        now = ctx.now()
         for i, (cap, window, who, _) in enumerate(self.caps):
-            params.update({f"kind{i}": self.kind, f"since{i}": ctx.now() - window, f"cap{i}": cap})
+            params.update({f"kind{i}": self.kind, f"cap{i}": cap})
             if who is not None:
-                params[f"recipient{i}"] = _recipient(who)
+                params.update({f"since{i}": now - window, f"recipient{i}": _recipient(who)})
+            else:  # everybody's: the tally's minutes
+                params[f"since{i}"] = minute_of(now - window)
         return params
 
 
@@ -195,6 +213,15 @@ def allow(session: Session, ctx: Context, address: str, kind: str) -> bool:
 def allow_reply(session: Session, ctx: Context, address: str) -> bool:
     """May an answer to a seat's own authenticated mail go to ``address`` now?"""
     return allow(session, ctx, address, AUTHENTICATED)
+
+
+def forget_tally(ctx: Context) -> int:
+    """The tally's minutes that no cap counts any more (older than `WINDOW` and its first
+    minute) deleted; how many rows. Run with the other hourly jobs."""
+    with ctx.session() as session:
+        gone = session.execute(delete(AnswerTally).where(col(AnswerTally.minute) < minute_of(ctx.now() - WINDOW)))
+        session.commit()
+    return int(gone.rowcount or 0)  # type: ignore[attr-defined]
 
 
 def press_in_window(session: Session, ctx: Context, address: str) -> int:

@@ -24,7 +24,9 @@ from datetime import datetime, timedelta
 from typing import Any, Coroutine, Sequence
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, event, update
+from sqlalchemy import bindparam, event, func, literal, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.orm import defer
 from sqlalchemy.orm import Session as OrmSession
@@ -32,7 +34,7 @@ from sqlmodel import Session, col, select
 
 from pbem.config import format_duration, parse_duration
 from pbem.db import direct
-from pbem.db.models import Game, OutboxMail, PhaseRow
+from pbem.db.models import AnswerTally, Game, OutboxMail, PhaseRow
 from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
@@ -59,30 +61,49 @@ _FRESH_BYTES = 64 * 1024  # a report with its maps is read from the database whe
 _QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transaction, with their bytes
 
 
-#: A queued row, written with one core statement on the transaction's connection (no ORM
-#: object, no unit of work at commit), its id returned for `fresh`.
+#: A queued row is written with one core statement on the transaction's connection (no ORM
+#: object, no unit of work at commit), its id returned for `fresh`. On PostgreSQL with the
+#: notice that wakes a worker sending mail (`wakeup.NOTICE`), in the same round trip. A
+#: transaction that notifies takes a lock of the whole server while it commits; measured here
+#: it cost nothing (two writers, each a row and a commit at a time: 5,606-5,812 commits/s with
+#: the notice, 4,925-5,658 without).
 _TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
-_INSERT = _TABLE.insert().returning(_TABLE.c.id)
-#: On PostgreSQL: with the notice that wakes a worker sending mail (`wakeup.NOTICE`), in the
-#: same round trip. A transaction that notifies takes a lock of the whole server while it
-#: commits; measured here it cost nothing (two writers, each a row and a commit at a time:
-#: 5,606-5,812 commits/s with the notice, 4,925-5,658 without).
-_INSERT_NOTICE = _TABLE.insert().returning(_TABLE.c.id, wakeup.NOTICE)
 
 
-#: `enqueue`'s INSERT … SELECT under an answer's caps, by the caps' kinds and whether it
-#: notifies (`_guarded`); its values typed as the columns are (``raw`` sealed).
-_GUARDED: dict[tuple[tuple[bool, ...], bool], Any] = {}
+#: `enqueue`'s INSERT (… SELECT under an answer's caps), by the caps' kinds (None: no caps), whether
+#: it notifies and whether it bumps the tally of answers (`_queueing`); its values typed as the
+#: columns are (``raw`` sealed).
+_QUEUEING: dict[tuple[tuple[bool, ...] | None, bool, bool], Any] = {}
 _COLUMNS = [c for c in _TABLE.c if c.name != "id"]
+_TALLY = AnswerTally.__table__  # type: ignore[attr-defined]
+_TALLY_KEY = [_TALLY.c.kind, _TALLY.c.minute, _TALLY.c.slot]
+#: On SQLite (one daemon, one writer): the answer's minute bumped by a statement of its own.
+_BUMP = (sqlite_insert(_TALLY).values(kind=bindparam("kind"), minute=bindparam("minute"), slot=0, n=1)
+         .on_conflict_do_update(index_elements=_TALLY_KEY, set_={"n": _TALLY.c.n + 1}))
 
 
-def _guarded(budget: limits.Budget, notice: bool) -> Any:
-    key = (budget.per_address(), notice)
-    stmt = _GUARDED.get(key)
-    if stmt is None:
-        row = select(*[bindparam(c.name, type_=c.type) for c in _COLUMNS]).where(limits.under(budget))
-        stmt = _GUARDED[key] = (_TABLE.insert().from_select([c.name for c in _COLUMNS], row)
-                                .returning(_TABLE.c.id, *([wakeup.NOTICE] if notice else [])))
+def _queueing(budget: limits.Budget | None, notice: bool, tally: bool) -> Any:
+    """The statement that queues a row: under ``budget``'s caps, counted by the INSERT itself;
+    with ``notice``, the wake-up of the workers that send; with ``tally`` (PostgreSQL, an
+    answer of a limited kind), the answer counted in its minute's tally (`AnswerTally`, the
+    backend's own row: two workers never wait for each other) by the same statement."""
+    key = (None if budget is None else budget.per_address(), notice, tally)
+    stmt = _QUEUEING.get(key)
+    if stmt is not None:
+        return stmt
+    values = [bindparam(c.name, type_=c.type) for c in _COLUMNS]
+    insert = (_TABLE.insert().values(dict(zip([c.name for c in _COLUMNS], values))) if budget is None
+              else _TABLE.insert().from_select([c.name for c in _COLUMNS], select(*values).where(limits.under(budget))))
+    if not tally:
+        stmt = insert.returning(_TABLE.c.id, *([wakeup.NOTICE] if notice else []))
+    else:
+        queued = insert.returning(_TABLE.c.id, _TABLE.c.kind).cte("queued")
+        counted = select(queued.c.kind, bindparam("minute", type_=_TALLY.c.minute.type), func.pg_backend_pid(),
+                         literal(1))
+        bump = (pg_insert(_TALLY).from_select([c.name for c in _TALLY.c], counted)
+                .on_conflict_do_update(index_elements=_TALLY_KEY, set_={"n": _TALLY.c.n + 1}))
+        stmt = select(queued.c.id, *([wakeup.NOTICE] if notice else [])).add_cte(bump.cte("tallied"))
+    _QUEUEING[key] = stmt
     return stmt
 
 
@@ -91,7 +112,8 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
     """Queue one mail in the session's transaction; its row id. Objects the session holds
     unflushed (a new game, its seats) are flushed first: the row may name them. ``budget``: an
     answer's caps (`pbem.service.limits`), counted by the INSERT itself; one reached (or 0),
-    nothing is queued, the cap is logged, and None returned."""
+    nothing is queued, the cap is logged, and None returned. An answer of a limited kind is
+    counted in its minute's tally (`AnswerTally`), capped or not (a new secret counts too)."""
     if budget is not None and budget.closed:
         limits.spent(session, ctx, budget)  # logged, nothing counted
         return None
@@ -99,18 +121,23 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
         session.flush()
     now = ctx.now()
     conn = session.connection()
+    on_postgres = shared(conn.engine)
+    tallied = kind in limits.LIMITED_KINDS
     values = {
         "message_id": message_id, "game_id": game_id, "kind": kind, "mail_from": ctx.config.server.bounce_address,
         "recipients_json": json.dumps(list(recipients)), "subject": subject, "raw": raw, "status": "queued",
         "attempts": 0, "next_attempt_at": now, "last_error": "", "created_at": now, "sent_at": None,
         "bounced_at": None, "bounce_status": "", "bounce_diagnostic": ""}
-    if budget is None:
-        got = direct.rows(conn, _INSERT_NOTICE if shared(conn.engine) else _INSERT, values)
-    else:
-        got = direct.rows(conn, _guarded(budget, shared(conn.engine)), {**values, **budget.params(ctx)})
-        if not got:  # a cap reached: counted again, to say which (a loop or a flood, not every answer)
-            limits.spent(session, ctx, budget)
-            return None
+    params = values if budget is None else {**values, **budget.params(ctx)}
+    if tallied and on_postgres:
+        params = {**params, "minute": limits.minute_of(now)}
+    got = direct.rows(conn, _queueing(budget, on_postgres, tallied and on_postgres), params)
+    if not got:  # a cap reached: counted again, to say which (a loop or a flood, not every answer)
+        assert budget is not None
+        limits.spent(session, ctx, budget)
+        return None
+    if tallied and not on_postgres:
+        direct.rows(conn, _BUMP, {"kind": kind, "minute": limits.minute_of(now)})
     row_id: int = got[0][0]
     if len(raw) <= _FRESH_BYTES:
         session.info.setdefault(_QUEUED, []).append((row_id, message_id, raw))

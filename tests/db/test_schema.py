@@ -185,3 +185,41 @@ def test_a_fresh_database_is_made_at_the_newest_revision(tmp_path: Path) -> None
     finally:
         engine.dispose()
     assert (path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+
+
+@pytest.mark.parametrize("backend", URLS)
+def test_the_answers_queued_before_the_tally_are_tallied_by_the_upgrade(backend: str, tmp_path: Path) -> None:
+    """Revision 0011: the answers already in the outbox are tallied by their minute, so the
+    cap on everybody's answers (`pbem.service.limits`) counts the hour's answers the moment
+    the database is upgraded, not only those queued after."""
+    from alembic import command
+
+    from pbem.config import from_mapping
+    from pbem.service import limits
+
+    url = _url(backend, tmp_path)
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://"))
+    with engine.begin() as conn:
+        command.upgrade(schema.alembic_config(conn), "0010")
+        for n, (kind, at) in enumerate([("reply", "12:00:10"), ("reply", "12:00:50"), ("reply", "12:01:05"),
+                                        ("stranger", "12:01:30"), ("report", "12:01:40")]):
+            conn.execute(text("INSERT INTO outbox (message_id, kind, mail_from, recipients_json, subject, raw, status,"
+                              " attempts, last_error, created_at, bounce_status, bounce_diagnostic) VALUES (:m, :k, "
+                              "'pbem@localhost', '[\"a@b.c\"]', 's', :raw, 'sent', 1, '', :at, '', '')"),
+                         {"m": f"<{n}@x>", "k": kind, "raw": b"x", "at": datetime.fromisoformat(f"2026-11-27 {at}")})
+        command.upgrade(schema.alembic_config(conn), "head")
+    engine.dispose()
+    engine = make_engine(url, "open")
+    try:
+        assert schema.version(engine).state == "current"
+        with engine.connect() as conn:
+            rows = sorted((k, str(m)[:16], n) for k, m, n in conn.execute(text("SELECT kind, minute, n FROM answer_tally")))
+        assert rows == [("reply", "2026-11-27 12:00", 2), ("reply", "2026-11-27 12:01", 1),
+                        ("stranger", "2026-11-27 12:01", 1)]
+        ctx = Context(engine=engine, config=from_mapping({}, "test"),
+                      clock=ManualClock(datetime(2026, 11, 27, 12, 30, tzinfo=timezone.utc)))
+        with ctx.session() as s:
+            assert limits.replies_in_window(s, ctx) == 3
+            assert limits.answers_in_window(s, ctx, limits.STRANGER, limits.WINDOW) == 1
+    finally:
+        engine.dispose()

@@ -31,16 +31,22 @@ def _row(ctx: Context, n: int, raw: bytes) -> dict[str, object]:
 
 
 def _insert(ctx: Context) -> object:
-    return outbox._INSERT_NOTICE if shared(ctx.engine) else outbox._INSERT
+    return outbox._queueing(None, shared(ctx.engine), False)  # the plain row, no tally
 
 
 def test_a_direct_statement_writes_and_reads_as_connection_execute(ctx: Context) -> None:
     raw = b"Subject: answer\r\n\r\nyour orders are on file\r\n"
     with ctx.session() as session:
         conn = session.connection()
-        ours = direct.rows(conn, _insert(ctx), _row(ctx, 1, raw))[0][0]
-        theirs = conn.execute(_insert(ctx), _row(ctx, 2, raw)).scalar_one()
+        on_postgres = shared(ctx.engine)
+        minute = {"minute": limits.minute_of(ctx.now())}
+        tallied = outbox._queueing(None, on_postgres, on_postgres)  # an answer: its minute tallied
+        ours = direct.rows(conn, tallied, {**_row(ctx, 1, raw), **minute})[0][0]
+        theirs = conn.execute(tallied, {**_row(ctx, 2, raw), **minute}).scalar_one()
         assert isinstance(ours, int) and theirs == ours + 1
+        if not on_postgres:  # SQLite: the tally bumped by a statement of its own
+            direct.rows(conn, outbox._BUMP, {"kind": "reply", **minute})
+            conn.execute(outbox._BUMP, {"kind": "reply", **minute})
         # sealed with the engine's key on disk, opened on reading, as the column's type does it
         stored = {i: bytes(v) for i, v in conn.execute(text("SELECT id, raw FROM outbox WHERE id IN (:a, :b)"),
                                                        {"a": ours, "b": theirs})}
@@ -48,7 +54,7 @@ def test_a_direct_statement_writes_and_reads_as_connection_execute(ctx: Context)
         assert session.get(OutboxMail, ours).raw == session.get(OutboxMail, theirs).raw == raw  # type: ignore[union-attr]
         # a SELECT: the same counts
         stmt = limits._counts((False, True))
-        params = {"kind0": "reply", "since0": ctx.now() - timedelta(hours=1), "cap0": 100,
+        params = {"kind0": "reply", "since0": limits.minute_of(ctx.now() - timedelta(hours=1)), "cap0": 100,
                   "kind1": "reply", "since1": ctx.now() - timedelta(hours=1), "recipient1": '["player1@example.org"]',
                   "cap1": 100}
         assert direct.rows(conn, stmt, params) == [tuple(conn.execute(stmt, params).one())] == [(2, 1)]
@@ -159,7 +165,7 @@ def test_each_engine_seals_with_its_own_key(tmp_path: Path) -> None:
         for n, ctx in enumerate(contexts):
             raws[n] = f"mail {n}".encode()
             with ctx.session() as session:
-                direct.rows(session.connection(), outbox._INSERT, _row(ctx, n, raws[n]))
+                direct.rows(session.connection(), outbox._queueing(None, False, False), _row(ctx, n, raws[n]))
                 session.commit()
         for n, ctx in enumerate(contexts):
             with ctx.session() as session:

@@ -87,8 +87,12 @@ def test_an_answer_queued_under_its_caps_is_counted_by_its_own_insert(ctx, caplo
                             game=None, budget=limits.budget(ctx, "anna@example.org", limits.AUTHENTICATED))
                for _ in range(3)]
         assert got[0] is not None and got[1] is not None and got[2] is None  # her two; the third refused
-        assert len([q for q in seen if q.lstrip().upper().startswith("INSERT")]) == 3
-        counted_apart = [q for q in seen if "count(" in q and not q.lstrip().upper().startswith("INSERT")]
+        assert len([q for q in seen if "INSERT INTO outbox" in q]) == 3
+        # each answer queued counted in its minute's tally: on PostgreSQL by the statement that
+        # queues it (WITH queued AS (INSERT …) …), on SQLite by one statement more
+        bumps = [q for q in seen if q.lstrip().startswith("INSERT INTO answer_tally")]
+        assert len(bumps) == (2 if ctx.engine.dialect.name == "sqlite" else 0), seen
+        counted_apart = [q for q in seen if "count(" in q and "INSERT INTO" not in q]
         assert len(counted_apart) == 1, seen  # only to say which cap the third reached
         s.commit()
     assert [m for m in caplog.messages if "suppressed" in m] == \
@@ -174,3 +178,63 @@ def test_secret_new_is_answered_outside_every_limit(ctx, duel):  # type: ignore[
     old = player_mail(RED, order_block(game_id, "red", secrets["red"], ["PLAY 2"]))
     assert inbound.handle(ctx, old).status == "refused"
     assert inbound.handle(ctx, player_mail(RED, order_block(game_id, "red", new, ["PLAY 2"]))).status == "orders"
+
+
+def test_everybodys_cap_counts_by_the_minute_and_its_first_minute_whole(ctx, clock):  # type: ignore[no-untyped-def]
+    """The cap on everybody's answers adds up the minutes' tally (`AnswerTally`): an answer
+    counts until its minute has left the hour, at most a minute more than the hour (the
+    loop breaker errs on the side of fewer answers); a player's own cap stays exact."""
+    set_limits(ctx, per_sender_per_hour=100, global_per_hour=3)
+    clock.advance(seconds=61 - ctx.now().second)  # one second into a minute
+    queue(ctx, "anna@example.org", limits.AUTHENTICATED, 2)
+    clock.advance(seconds=30)
+    queue(ctx, "bruno@example.org", limits.AUTHENTICATED)
+    assert not allowed(ctx, "carl@example.org")
+    with ctx.session() as s:
+        assert limits.replies_in_window(s, ctx) == 3
+        assert limits.replies_in_window(s, ctx, "anna@example.org") == 2
+    clock.advance(minutes=60)  # 60 min 30 s after the first two: their minute is still the hour's first
+    with ctx.session() as s:
+        assert limits.replies_in_window(s, ctx, "anna@example.org") == 0  # exact: out of her hour
+    assert not allowed(ctx, "carl@example.org")
+    clock.advance(seconds=30)  # the next minute: the three left the window together
+    assert allowed(ctx, "carl@example.org")
+
+
+def test_the_tally_keeps_the_hour_and_forgets_the_rest(ctx, clock):  # type: ignore[no-untyped-def]
+    from sqlmodel import select
+
+    from pbem.db.models import AnswerTally
+
+    queue(ctx, "anna@example.org", limits.STRANGER)
+    queue(ctx, "anna@example.org", "report")  # not a limited kind: never tallied
+    clock.advance(minutes=30)
+    queue(ctx, "anna@example.org", limits.AUTHENTICATED, 2)
+    clock.advance(minutes=45)
+    assert limits.forget_tally(ctx) == 1  # the stranger's answer, 75 minutes ago
+    with ctx.session() as s:
+        kept = [(r.kind, r.n) for r in s.exec(select(AnswerTally))]
+        assert kept == [(limits.AUTHENTICATED, 2)]
+        assert limits.replies_in_window(s, ctx) == 2
+    assert limits.forget_tally(ctx) == 0
+
+
+def test_two_workers_answering_at_once_never_wait_for_each_other(ctx):  # type: ignore[no-untyped-def]
+    """Each connection tallies its answers in a row of its own (PostgreSQL: the backend), so
+    the second of two open transactions queues its answer without waiting for the first to
+    commit; their answers add up once both have."""
+    from sqlalchemy import text
+
+    set_limits(ctx, per_sender_per_hour=10, global_per_hour=10)
+    with ctx.session() as first, ctx.session() as second:
+        for session, to in ((first, "anna@example.org"), (second, "bruno@example.org")):
+            if ctx.engine.dialect.name == "postgresql":
+                session.execute(text("SET LOCAL lock_timeout = '2s'"))  # a shared row would wait, then fail
+            assert mailer.queue(session, ctx, to=to, subject="s", text="x", kind=limits.AUTHENTICATED, game=None,
+                                budget=limits.budget(ctx, to, limits.AUTHENTICATED)) is not None
+            if ctx.engine.dialect.name == "sqlite":
+                session.commit()  # one writer at a time: the file's lock, not the tally's
+        first.commit()
+        second.commit()
+    with ctx.session() as s:
+        assert limits.replies_in_window(s, ctx) == 2

@@ -24,8 +24,10 @@ from tests.support.players import order_block, player_mail, secret_from_welcome
 #: 7 since the reply limits are counted by the INSERT that queues the reply and the mail's row is
 #: filled in with its outcome by one UPDATE after the work; the game's lock taken alone, then the
 #: game read with its phase, seats, their holders and the phase's sheets, `inbound.read_game`:
-#: two statements, as before).
-BOUND = 7
+#: two statements, as before). The reply counted in its minute's tally (`AnswerTally`, for the
+#: cap on everybody's answers) by the statement that queues it on PostgreSQL; on SQLite (one
+#: daemon, the database a file beside it) by one statement more.
+BOUND = {"postgresql": 7, "sqlite": 8}
 
 
 class Counter:
@@ -71,7 +73,7 @@ def _games(ctx: Context, count: int, start: int) -> Iterator[tuple[str, str, str
 
 def test_an_order_mail_costs_the_same_statements_in_a_full_database(ctx: Context) -> None:
     first = _order_mail(ctx, *_new_duel(ctx, 0))
-    assert len(first) <= BOUND, f"{len(first)} statements:\n" + "\n".join(first)
+    assert len(first) <= BOUND[ctx.engine.dialect.name], f"{len(first)} statements:\n" + "\n".join(first)
     for game_id, red, secret in _games(ctx, 20, 1):  # 20 more games, each with orders and a reply
         _order_mail(ctx, game_id, red, secret)
         _order_mail(ctx, game_id, red, secret, play=2)  # and orders replaced
