@@ -83,8 +83,9 @@ def test_an_order_mail_costs_the_same_statements_in_a_full_database(ctx: Context
 
 
 def test_the_reply_limits_are_counted_on_an_index(ctx: Context) -> None:
-    """The hourly counts run on every answer: each reads the index's rows of the window,
-    never the whole outbox (which holds every report and welcome ever sent)."""
+    """The hourly counts run on every answer: one address's reads its index's rows of the
+    window, everybody's the tally's minutes on its key (`AnswerTally`), never the whole outbox
+    (which holds every report and welcome ever sent)."""
     from pbem.service import limits
 
     with ctx.session() as session:

@@ -6,7 +6,7 @@ that still scans a table has no index it could use."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,9 +16,11 @@ from sqlmodel import col, select
 
 from pbem.db.models import Game, Holder, InboundMail, OutboxMail, PhaseRow, Player, ReportJob, Seat, SheetRow
 from pbem.db.session import make_engine
+from pbem.service import limits
 from tests.workers.harness import postgres_url
 
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
 
 #: The queries of one order mail, one turn, the outbox and the workers' claims.
 HOT: dict[str, Any] = {
@@ -37,6 +39,10 @@ HOT: dict[str, Any] = {
     "open phases of active games (deadlines)": select(Game, PhaseRow).where(
         Game.status == "active", PhaseRow.game_id == Game.id, PhaseRow.seq == Game.phase_seq,
         col(PhaseRow.resolved_at).is_(None)),
+    # every answer's caps (`limits._counts`): everybody's from the tally's minutes, one address's
+    # from its outbox rows
+    "answer caps": select(limits._window("reply", NOW - HOUR, None, None).scalar_subquery(),
+                          limits._window("reply", NOW - HOUR, '["anna@example.org"]', 60).scalar_subquery()),
 }
 
 
