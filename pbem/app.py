@@ -481,7 +481,7 @@ class App:
         """A drain while a batch is handled: its replies sent counted, a server that fails
         left for the cycle's own drain to report (the outbox logged the failure itself)."""
         try:
-            sent = await self._send_outbox()
+            sent = await self._send_outbox(own_first=True)
         except MailError as exc:
             log.debug("outbox, while mail is handled: %s", exc)
             return 0
@@ -502,12 +502,13 @@ class App:
         finally:
             self._drain_done(task)
 
-    async def _send_outbox(self) -> int:
+    async def _send_outbox(self, own_first: bool = False) -> int:
         """`outbox.drain`, one at a time, the database lock held for each row's database work,
-        never while a mail is on the wire: mails are handled meanwhile."""
+        never while a mail is on the wire: mails are handled meanwhile. ``own_first``: while a
+        batch is handled, the answers other workers queued lately are theirs to send."""
         async with self._drain_lock:
             return await outbox.drain(self.ctx, self.outgoing, health=self.smtp_health, claims=self.claims,
-                                      guard=self._lock)
+                                      guard=self._lock, own_first=own_first)
 
     async def drain(self, summary: CycleSummary | None = None) -> int:
         """Send the outbox, one drain at a time. A server that cannot be used is reported

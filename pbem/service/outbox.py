@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any, Coroutine, Sequence
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, event, func, literal, update
+from sqlalchemy import ARRAY, Integer, any_, bindparam, event, func, literal, or_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine, Row
@@ -59,6 +59,17 @@ _FRESH: WeakKeyDictionary[Engine, OrderedDict[int, tuple[str, bytes]]] = WeakKey
 _FRESH_ROWS = 256
 _FRESH_BYTES = 64 * 1024  # a report with its maps is read from the database when it is sent
 _QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transaction, with their bytes
+#: The ids of the rows this process queued and has not taken to send, by engine (`pending`'s
+#: preference: a worker that handles mail sends its own answers first, `OWN_FIRST`).
+_MINE: WeakKeyDictionary[Engine, OrderedDict[int, None]] = WeakKeyDictionary()
+_MINE_ROWS = 1024
+#: While a batch of mail is handled, a worker's drains leave the rows another worker queued
+#: in the last this many seconds to that worker (it sends them itself, from memory): the
+#: workers no longer race for each other's answers, each race a claim refused or given back
+#: and a row's bytes read and decrypted. A row older than that is anybody's (its worker may
+#: be dead), and the drain at the end of a batch lists everybody's; the claims still decide
+#: who sends what.
+OWN_FIRST = timedelta(seconds=5)
 
 
 #: A queued row is written with one core statement on the transaction's connection (no ORM
@@ -139,28 +150,40 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
     if tallied and not on_postgres:
         direct.rows(conn, _BUMP, {"kind": kind, "minute": limits.minute_of(now)})
     row_id: int = got[0][0]
-    if len(raw) <= _FRESH_BYTES:
-        session.info.setdefault(_QUEUED, []).append((row_id, message_id, raw))
+    session.info.setdefault(_QUEUED, []).append((row_id, message_id, raw if len(raw) <= _FRESH_BYTES else None))
     return row_id
 
 
 @event.listens_for(OrmSession, "after_commit")
 def _committed(session: OrmSession) -> None:
-    """The rows queued in the transaction just committed: their bytes kept for `fresh`."""
+    """The rows queued in the transaction just committed: their ids kept for `pending`'s
+    preference (`OWN_FIRST`), the bytes of the small ones for `fresh`."""
     queued = session.info.pop(_QUEUED, None)
     if not queued:
         return
     engine = session.get_bind().engine
     kept = _FRESH.setdefault(engine, OrderedDict())
+    mine = _MINE.setdefault(engine, OrderedDict())
     for row_id, message_id, raw in queued:
-        kept[row_id] = (message_id, raw)
+        mine[row_id] = None
+        if raw is not None:
+            kept[row_id] = (message_id, raw)
     while len(kept) > _FRESH_ROWS:
         kept.popitem(last=False)
+    while len(mine) > _MINE_ROWS:
+        mine.popitem(last=False)
 
 
 @event.listens_for(OrmSession, "after_rollback")
 def _rolled_back(session: OrmSession) -> None:
     session.info.pop(_QUEUED, None)  # never queued
+
+
+def _forget_mine(ctx: Context, row_id: int) -> None:
+    """A row of this process's is about to be sent: no longer listed as its own."""
+    mine = _MINE.get(ctx.engine)
+    if mine is not None:
+        mine.pop(row_id, None)
 
 
 def fresh(ctx: Context, row: Any) -> bytes | None:
@@ -172,13 +195,16 @@ def fresh(ctx: Context, row: Any) -> bytes | None:
     return got[1]
 
 
-def pending(ctx: Context, limit: int = 100, claims: Claims | None = None) -> list[Row[Any]]:
+def pending(ctx: Context, limit: int = 100, claims: Claims | None = None, own_first: bool = False) -> list[Row[Any]]:
     """The due rows, oldest first, without their bytes (``raw`` is not read, so not decrypted;
     a row's bytes are read when it is about to be sent, `_raw`): one statement of the table's
     own columns; with ``claims`` on the claims' connection, and on PostgreSQL the first row
     claimed by it (`Claims.listed`: the caller sends that row or gives its claim back, as
     `drain` does). Rows, not `OutboxMail` objects: building one cost more than reading it."""
     params = {"now": ctx.now(), "limit": limit}
+    if claims is not None and claims.shared and own_first:  # this worker's rows, and the others' once stale
+        mine = list(_MINE.get(ctx.engine, ()))
+        return claims.listed(ctx, _PENDING_OWN, {**params, "mine": mine, "stale": ctx.now() - OWN_FIRST}, OUTBOX)
     if claims is not None:  # on PostgreSQL the first row claimed in the same statement
         return claims.listed(ctx, _PENDING, params, OUTBOX)
     with ctx.engine.connect() as conn:
@@ -217,6 +243,9 @@ def _raw(ctx: Context, row_id: int) -> bytes | None:
 _PENDING = (select(*[c for c in _OUTBOX.c if c.name != "raw"])
             .where(_OUTBOX.c.status == "queued", _OUTBOX.c.next_attempt_at <= bindparam("now"))
             .order_by(_OUTBOX.c.id).limit(bindparam("limit")))
+#: `_PENDING` of this worker's rows (``mine``) and of the others' queued before ``stale`` (`OWN_FIRST`).
+_PENDING_OWN = _PENDING.where(or_(_OUTBOX.c.id == any_(bindparam("mine", type_=ARRAY(Integer))),
+                                  _OUTBOX.c.created_at <= bindparam("stale")))
 
 
 def _sent(ctx: Context, row_id: int, claims: Claims | None = None, then: int | None = None) -> None:
@@ -373,12 +402,14 @@ def _drop(ctx: Context, row_id: int, why: str) -> None:
 
 
 async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
-                claims: Claims | None = None, guard: AbstractAsyncContextManager[Any] | None = None) -> int:
+                claims: Claims | None = None, guard: AbstractAsyncContextManager[Any] | None = None,
+                own_first: bool = False) -> int:
     """`send`, with each row claimed first when several workers share the database
-    (`pbem.service.claims`): a row another worker is sending, or sent, is skipped."""
+    (`pbem.service.claims`): a row another worker is sending, or sent, is skipped.
+    ``own_first``: the rows other workers queued lately are left to them (`OWN_FIRST`)."""
     marked: set[int] = set()
     try:
-        return await _send(ctx, outgoing, limit, health, claims, marked, guard)
+        return await _send(ctx, outgoing, limit, health, claims, marked, guard, own_first)
     finally:
         if claims is not None:  # a sent row's claim is kept: given back by the next listing's statement
             claims.give_back_all(OUTBOX, keep=marked)
@@ -430,7 +461,7 @@ class _Drain:
 
 
 async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHealth | None, claims: Claims | None,
-                marked: set[int], guard: AbstractAsyncContextManager[Any] | None = None) -> int:
+                marked: set[int], guard: AbstractAsyncContextManager[Any] | None = None, own_first: bool = False) -> int:
     """`send`; ``marked`` gets the ids of the rows marked sent."""
     health = health if health is not None else ServerHealth()
     if health.down and health.next_probe is not None and ctx.now() < health.next_probe:
@@ -439,7 +470,7 @@ async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHeal
     sent = 0
     while True:
         async with guard:
-            rows = pending(ctx, limit, claims)
+            rows = pending(ctx, limit, claims, own_first)
         drain = _Drain()
         # a server that is down, or just back, is probed (and its backlog let go) on one connection
         width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
@@ -499,6 +530,7 @@ async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], heal
             if raw is None:
                 continue  # another worker has it (or sent it)
             drain.taken += 1
+            _forget_mine(ctx, row.id)
             why = _stale_reminder(ctx, row)
             if why:
                 _drop(ctx, row.id, why)

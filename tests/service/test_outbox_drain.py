@@ -74,8 +74,9 @@ def test_a_row_that_left_the_queue_after_the_listing_is_not_sent(ctx: Context, m
     first, second = _queue(ctx, 2, fresh=fresh)
     plain = outbox.pending
 
-    def listed_then_sent(c: Context, limit: int = 100, claims: Claims | None = None) -> list[OutboxMail]:
-        rows = plain(c, limit, claims)
+    def listed_then_sent(c: Context, limit: int = 100, claims: Claims | None = None,
+                         own_first: bool = False) -> list[OutboxMail]:
+        rows = plain(c, limit, claims, own_first)
         with c.session() as s:  # another worker sends the first meanwhile
             row = s.get(OutboxMail, first)
             assert row is not None

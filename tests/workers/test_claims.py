@@ -379,3 +379,38 @@ def test_a_seats_mail_reads_what_another_worker_committed_while_it_waited_for_th
     assert seen == {"sheets": ["north"], "hashes": {"north": "a new secret", "south": seen["hashes"]["south"]}}  # type: ignore[index]
     with ctx_b.session() as sb:
         assert sb.exec(select(Seat.secret_hash).where(Seat.name == "north")).one() == "a new secret"
+
+
+def test_while_mail_is_handled_each_worker_lists_its_own_answers_first(two: tuple[Context, Context]) -> None:
+    """A drain while a batch is handled (`outbox.pending` with ``own_first``) lists the answers
+    this worker queued and leaves those another worker queued in the last `outbox.OWN_FIRST`
+    to it (each sends its own from memory; they no longer race for each other's rows); an
+    older one is anybody's, and the drain at the end of a batch lists everybody's."""
+    from pbem.service import mailer, outbox
+
+    ctx_a, ctx_b = two
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+
+    def answer(ctx: Context, to: str) -> int:
+        with ctx.session() as s:
+            message_id = mailer.queue(s, ctx, to=to, subject="s", text="x", kind="reply", game=None)
+            s.commit()
+            row = s.exec(select(OutboxMail).where(OutboxMail.message_id == message_id)).one()
+        assert row.id is not None
+        return row.id
+
+    def listed(ctx: Context, mine: Claims, own_first: bool) -> set[int]:
+        got = {row.id for row in outbox.pending(ctx, 100, mine, own_first)}
+        mine.give_back_all(claims.OUTBOX)  # the listing's claim on its first row
+        return got
+
+    of_a, of_b = answer(ctx_a, "nora@players.example"), answer(ctx_b, "sandro@players.example")
+    assert of_a in listed(ctx_a, a, True) and of_b not in listed(ctx_a, a, True)
+    assert of_b in listed(ctx_b, b, True) and of_a not in listed(ctx_b, b, True)
+    assert {of_a, of_b} <= listed(ctx_a, a, False) and {of_a, of_b} <= listed(ctx_b, b, False)
+    clock = ctx_a.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(seconds=outbox.OWN_FIRST.total_seconds() + 1)  # its worker may be dead: anybody's
+    assert {of_a, of_b} <= listed(ctx_a, a, True) and {of_a, of_b} <= listed(ctx_b, b, True)
+    a.close()
+    b.close()

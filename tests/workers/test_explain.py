@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import any_, or_, text
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects.postgresql import array
 from sqlmodel import col, select
 
 from pbem.db.models import Game, Holder, InboundMail, OutboxMail, PhaseRow, Player, ReportJob, Seat, SheetRow
@@ -33,6 +34,11 @@ HOT: dict[str, Any] = {
     "phases of a game": select(PhaseRow).where(PhaseRow.game_id == "k1").order_by(col(PhaseRow.seq)),
     "due outbox rows": select(OutboxMail).where(OutboxMail.status == "queued",
                                                 col(OutboxMail.next_attempt_at) <= NOW)
+    .order_by(col(OutboxMail.id)).limit(100),
+    # `outbox._PENDING_OWN`: this worker's rows first (ids bound as an array), the others' once stale
+    "due outbox rows, this worker's first": select(OutboxMail).where(
+        OutboxMail.status == "queued", col(OutboxMail.next_attempt_at) <= NOW,
+        or_(col(OutboxMail.id) == any_(array([1, 2])), col(OutboxMail.created_at) <= NOW))
     .order_by(col(OutboxMail.id)).limit(100),
     "pending report jobs": select(ReportJob.id).where(ReportJob.status == "pending")
     .order_by(col(ReportJob.id)).limit(64),
