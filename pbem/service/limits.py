@@ -83,9 +83,8 @@ def _window(kind: Any, since: Any, recipient: Any, cap: Any) -> Select[Any]:
     if recipient is None:
         return select(func.coalesce(func.sum(AnswerTally.n), 0)).where(
             AnswerTally.kind == kind, col(AnswerTally.minute) >= since)
-    rows = select(OutboxMail.id).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since)
-    if recipient is not None:
-        rows = rows.where(func.lower(OutboxMail.recipients_json) == recipient)
+    rows = select(OutboxMail.id).where(OutboxMail.kind == kind, col(OutboxMail.created_at) > since,
+                                       func.lower(OutboxMail.recipients_json) == recipient)
     if cap is not None:
         rows = rows.limit(cap)
     return select(func.count()).select_from(rows.subquery())

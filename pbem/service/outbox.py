@@ -58,7 +58,8 @@ _NO_RAW = defer(OutboxMail.raw)  # type: ignore[arg-type]  # SQLModel types the 
 _FRESH: WeakKeyDictionary[Engine, OrderedDict[int, tuple[str, bytes]]] = WeakKeyDictionary()
 _FRESH_ROWS = 256
 _FRESH_BYTES = 64 * 1024  # a report with its maps is read from the database when it is sent
-_QUEUED = "pbem.outbox.queued"  # session.info: the rows queued in its transaction, with their bytes
+#: session.info: the rows queued in its transaction, with their bytes when small (`_FRESH_BYTES`), else None
+_QUEUED = "pbem.outbox.queued"
 #: The ids of the rows this process queued and has not taken to send, by engine (`pending`'s
 #: preference: a worker that handles mail sends its own answers first, `OWN_FIRST`).
 _MINE: WeakKeyDictionary[Engine, OrderedDict[int, None]] = WeakKeyDictionary()
