@@ -104,7 +104,12 @@ def make_engine(url: str, schema: Schema = "upgrade") -> Engine:
     else:
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
-        engine = create_engine(parsed)
+        connect_args = {}
+        if parsed.get_driver_name() == "psycopg":  # psycopg only where the URL asks for it (an extra)
+            from pbem.db.cursor import Cursor
+
+            connect_args["cursor_factory"] = Cursor  # each result's description made once
+        engine = create_engine(parsed, connect_args=connect_args)
         ping_when_idle(engine)
     if schema in ("none", "open"):
         return engine
