@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import multiprocessing
 import os
@@ -561,6 +562,20 @@ def median_of_pairs(measured: list[tuple[float, float, float]]) -> str:
             f"mails/s, {statistics.median(shares):.0%} of the floor{multiple} (each pair: {each})")
 
 
+def machine_speed() -> str:
+    """A yardstick of the machine's speed, to compare runs on different machines (this one's
+    speed changed threefold from one session to the next): the CPU time of 1,000 PBKDF2-SHA256
+    rounds (C code, no allocation: a seat's secret checked once), the best of 50."""
+    best = min(_timed_rounds() for _ in range(50))
+    return f"this machine: 1,000 PBKDF2-SHA256 rounds in {best * 1e6:.0f} µs of CPU"
+
+
+def _timed_rounds() -> float:
+    start = time.thread_time()
+    hashlib.pbkdf2_hmac("sha256", b"secret", b"salt", 1000)
+    return time.thread_time() - start
+
+
 def times_the_floor(cpu: float, floor_cpu: float) -> str:
     """The path's CPU a mail as a multiple of the floor's. The CPU clocks count in ticks of
     10 ms: the floor of a few mails may read 0, and then there is no multiple to tell."""
@@ -727,7 +742,8 @@ async def main() -> None:
     except ConfigError as exc:
         parser.error(str(exc))
     load = os.getloadavg()
-    print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
+    print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores); "
+          f"{machine_speed()}")
     for count in args.workers:
         url = args.url or f"sqlite:///{Path(tempfile.mkdtemp(prefix='pbem-bench-'))}/pbem.sqlite"
         if is_shared(url):

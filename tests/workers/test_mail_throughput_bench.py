@@ -92,3 +92,12 @@ def test_a_floor_below_the_clocks_tick_has_no_multiple() -> None:
     smoke run above divided by it); then no multiple is printed rather than a crash."""
     assert mail_throughput.times_the_floor(0.004, 0.0) == "no times the floor's: the floor's CPU below the clock's tick"
     assert mail_throughput.times_the_floor(0.006, 0.002) == "3.00 times the floor's"
+
+
+def test_the_machines_speed_is_printed_as_a_yardstick() -> None:
+    """The first line says how fast the machine is (the best of 50 timings of one PBKDF2), so
+    that figures from different machines can be set side by side."""
+    import re
+
+    line = mail_throughput.machine_speed()
+    assert re.fullmatch(r"this machine: 1,000 PBKDF2-SHA256 rounds in [1-9]\d* µs of CPU", line), line
