@@ -11,10 +11,11 @@ Each unit of work is claimed before it is done, so that two workers never do it 
   (`Claims`). The row is read again once the lock is held: whatever the holder before
   committed (sent, done) is seen, so nothing is done twice. A worker that dies loses its
   connection, and PostgreSQL drops its locks at once: another worker takes the work over.
-  The outbox's claims ride on statements it sends anyway: the listing claims the first row
-  (`Claims.listed`), the mark of a sent row claims the next (`Claims.outbox_sent`); the read
-  under the claim is always a statement after the one that took it (a statement sees what
-  was committed when it began, and the holder before may have committed and let go since).
+  The outbox's claims ride on statements it sends anyway: the listing claims the first few
+  free rows (`Claims.listed`), all of them read again by the one statement after it (a
+  statement sees what was committed when it began, and the holder before may have committed
+  and let go since), and the claims a worker is done with are given back by its next
+  statement (a listing, or the mark of a sent row: `Claims.outbox_sent`).
 
 On SQLite one daemon serves the database (`pbem.db.lock`): every claim is granted, but
 for the work this daemon is at already.
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, null, text
+from sqlalchemy import ARRAY, Integer, any_, bindparam, case, false, func, text, true
 from sqlalchemy import select as columns
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -74,12 +75,6 @@ def once_at_a_time(session: Session, kind: int) -> bool:
                                 {"k": kind}).scalar())
 
 
-_TABLE = OutboxMail.__table__  # type: ignore[attr-defined]
-#: What `Claims.outbox_row` and `Claims.outbox_mail` read under the claim, made once.
-_OUTBOX_DUE = select(_TABLE.c.status, _TABLE.c.next_attempt_at).where(_TABLE.c.id == bindparam("row_id"))
-_OUTBOX_MAIL = select(_TABLE.c.status, _TABLE.c.next_attempt_at, _TABLE.c.raw).where(_TABLE.c.id == bindparam("row_id"))
-
-
 @dataclass(frozen=True)
 class FirstFree:
     """`first_free`'s statement, and the listing a single worker reads instead."""
@@ -95,14 +90,18 @@ def first_free(kind: int, listed: Any) -> FirstFree:
     rows one by one, the outer LIMIT stopping once enough are taken (a volatile function is not
     pushed into a LIMITed subquery)."""
     waiting = listed.subquery("waiting")
-    stmt = (columns(waiting.c[0]).where(waiting.c[0].not_in(bindparam("skip", expanding=True)),
-                                        func.pg_try_advisory_lock(kind, waiting.c[0])).limit(bindparam("want")))
+    stmt = (columns(waiting.c[0]).where(_try_unless(waiting.c[0].in_(bindparam("skip", expanding=True)), kind,
+                                                    waiting.c[0])).limit(bindparam("want")))
     return FirstFree(stmt, listed)
 
 
-#: `Claims.take_instead` with one claim to give back, made once.
-_SWAP = columns(func.pg_advisory_unlock(bindparam("k"), bindparam("before")),
-                func.pg_try_advisory_lock(bindparam("k"), bindparam("row_id")))
+def _try_unless(skipped: Any, kind: Any, row: Any) -> Any:
+    """The claim of ``row`` tried, unless ``skipped``: a CASE, so that the lock is never tried
+    on a row to skip. As two conditions of a WHERE, PostgreSQL evaluates the cheaper first, and
+    it costs a list of three ids dearer than the function: a row this connection holds would be
+    locked a second time (a claim that one give-back no longer frees), another worker's row
+    claimed and dropped on the floor."""
+    return case((skipped, false()), else_=func.pg_try_advisory_lock(kind, row))
 
 
 #: `Claims.give_back_some`: the claims on the rows bound as ``row_ids`` given back.
@@ -110,36 +109,43 @@ _UNLOCK_SOME = text("SELECT pg_advisory_unlock(:k, r) FROM unnest(CAST(:row_ids 
 
 
 #: `_listing` and `_marking` statements, made once for each statement they wrap.
-_WRAPPED: dict[tuple[int, str, bool], Any] = {}
+_WRAPPED: dict[tuple[int, str], Any] = {}
 
 
-def _listing(stmt: Any, give_back: bool) -> Any:
-    """``stmt`` (a listing, the row's id first) with two columns more, evaluated on its first
-    row only (CASE): ``released``, the claim ``:before`` given back (when ``give_back``), and
-    ``claimed``, that row claimed (`Claims.listed`)."""
-    key = (id(stmt), "listing", give_back)
+def _given_back() -> Any:
+    """The claims of work ``:k`` on the rows bound as ``:before`` (an array) given back: one row,
+    how many."""
+    before = func.unnest(bindparam("before", type_=ARRAY(Integer))).table_valued("r").render_derived()
+    return columns(func.count(func.pg_advisory_unlock(bindparam("k"), before.c.r)).label("n"))
+
+
+def _listing(stmt: Any) -> Any:
+    """``stmt`` (a listing, the row's id first, in order) with two columns more (`Claims.listed`):
+    ``claimed``, whether its row is one of the first ``:want`` free ones, claimed by the same
+    statement (the rows bound as ``:skip`` are not tried), and ``released``, how many of the
+    claims bound as ``:before`` it gave back first. The statement gives one row more, all
+    NULL but ``released``, when the listing is empty (the claims are given back all the same).
+    The claims are tried on the listed rows one by one in their order, the LIMIT of ``taken``
+    stopping once ``:want`` are taken (a CTE that calls a volatile function is not inlined)."""
+    key = (id(stmt), "listing")
     if key not in _WRAPPED:
         due = stmt.cte("due")
-        first = due.c[0] == columns(func.min(due.c[0])).scalar_subquery()
-        released = (case((first, func.pg_advisory_unlock(bindparam("k"), bindparam("before"))))
-                    if give_back else null())
-        claimed = case((first, func.pg_try_advisory_lock(bindparam("k"), due.c[0])))
-        _WRAPPED[key] = columns(*due.c, released.label("released"), claimed.label("claimed")).order_by(due.c[0])
+        gone = _given_back().cte("gone")
+        taken = (columns(due.c[0]).where(_try_unless(due.c[0] == any_(bindparam("skip", type_=ARRAY(Integer))),
+                                                     bindparam("k"), due.c[0]))
+                 .limit(bindparam("want")).cte("taken"))
+        _WRAPPED[key] = (columns(*due.c, gone.c.n.label("released"), due.c[0].in_(columns(taken.c[0])).label("claimed"))
+                         .select_from(gone.outerjoin(due, true())).order_by(due.c[0]))
     return _WRAPPED[key]
 
 
-def _marking(stmt: Any, give_back: bool, take: bool) -> Any:
-    """``stmt`` (an UPDATE) as a statement of its own that also gives the claim ``:before``
-    back (``give_back``) and claims ``:then`` (``take``; the last column) (`Claims.outbox_sent`):
-    PostgreSQL runs the UPDATE of a WITH once, whether or not the SELECT reads it."""
-    key = (id(stmt), f"marking {take}", give_back)
+def _marking(stmt: Any) -> Any:
+    """``stmt`` (an UPDATE) as a statement of its own that also gives back the claims bound as
+    ``:before`` (`Claims.outbox_sent`): PostgreSQL runs the UPDATE of a WITH once, whether or
+    not the SELECT reads it."""
+    key = (id(stmt), "marking")
     if key not in _WRAPPED:
-        done = []
-        if give_back:
-            done.append(func.pg_advisory_unlock(bindparam("k"), bindparam("before")))
-        if take:
-            done.append(func.pg_try_advisory_lock(bindparam("k"), bindparam("then")))
-        _WRAPPED[key] = columns(*done).add_cte(stmt.cte("marked"))
+        _WRAPPED[key] = _given_back().add_cte(stmt.cte("marked"))
     return _WRAPPED[key]
 
 
@@ -157,12 +163,9 @@ class Claims:
         self.shared = shared(engine) and workers == "shared"
         self._conn: Any = None
         self._held: set[tuple[int, int]] = set()
-        #: Rows whose claim a statement of `listed` or `outbox_sent` tried and another worker
-        #: held: `_outbox` skips them without trying again (one statement less each).
-        self._refused: set[tuple[int, int]] = set()
-        #: Outbox rows on the wire now (a drain sends on several connections at once,
-        #: `pbem.service.outbox.lanes`): their claims are never given back by the statement
-        #: that claims another row, only once the row is recorded (`idle`).
+        #: Outbox rows a drain claimed and has not recorded yet (it sends on several connections
+        #: at once, `pbem.service.outbox.lanes`): their claims are never given back by another
+        #: statement, only once the row is recorded (`idle`) or the drain is over.
         self._busy: set[tuple[int, int]] = set()
         self._guard = threading.Lock()
 
@@ -187,30 +190,15 @@ class Claims:
             self._held.add((kind, row_id))
             return True
 
-    def take_instead(self, kind: int, row_id: int) -> bool:
-        """`give_back_all` of ``kind``, then `take`, in one statement (one round trip): for work
-        done one row at a time, each row's work committed before the next is claimed."""
-        with self._guard:
-            before = self._done(kind)
-            if self.shared and before and row_id not in before:
-                conn = self._connection()  # a new one holds nothing: then as below
-                if len(before) == 1 and (kind, before[0]) in self._held:
-                    got = conn.execute(_SWAP, {"k": kind, "before": before[0], "row_id": row_id}).one()
-                    self._held.difference_update((kind, r) for r in before)
-                    if got[-1]:
-                        self._held.add((kind, row_id))
-                    return bool(got[-1])
-        self.give_back_all(kind, keep=self._busy_rows(kind))
-        return self.take(kind, row_id)
-
     def _done(self, kind: int, but: int | None = None) -> list[int]:
         """The rows of ``kind`` this worker holds a claim on and is no longer at (`busy`), but
         ``but``: the claims the next claim's statement may give back. Under ``_guard``."""
         return [r for k, r in self._held if k == kind and r != but and (k, r) not in self._busy]
 
-    def _busy_rows(self, kind: int) -> set[int]:
+    def holding(self, kind: int) -> list[int]:
+        """The rows of ``kind`` this worker holds a claim on."""
         with self._guard:
-            return {r for k, r in self._busy if k == kind}
+            return [r for k, r in self._held if k == kind]
 
     def idle(self, kind: int, row_id: int) -> None:
         """Row ``row_id`` of ``kind`` is no longer being worked at (an outbox row off the wire):
@@ -234,90 +222,50 @@ class Claims:
     def give_back_all(self, kind: int, keep: Collection[int] = ()) -> None:
         """Give back every claim of ``kind`` but those on the rows ``keep`` (work done and
         committed, that nobody can take again: `pbem.service.outbox.drain` keeps the sent rows'
-        claims, given back by the statement of its next claim, `take_instead`, `listed`)."""
+        claims, given back by its next statement, `listed` or `outbox_sent`)."""
         with self._guard:
             held = [h for h in self._held if h[0] == kind and h[1] not in keep]
         for k, row_id in held:
             self.give_back(k, row_id)
 
-    def listed(self, ctx: Context, stmt: Any, params: dict[str, Any], kind: int) -> list[Any]:
-        """``stmt``'s rows (a listing of rows of work ``kind``, in order, their id first), the
-        first of them claimed in the same statement on PostgreSQL, and the one claim of ``kind``
-        held before given back in it (two columns more: ``released``, ``claimed``). The caller
-        reads the row again under the claim (`outbox_row`), as after `take`: one statement
-        instead of two or three."""
+    def listed(self, ctx: Context, stmt: Any, params: dict[str, Any], kind: int, want: int) -> tuple[list[Any], list[int]]:
+        """``stmt``'s rows (a listing of rows of work ``kind``, in order, their id first) and the
+        ids of the first ``want`` of them this worker claimed, at work on them until `idle` or
+        given back. On PostgreSQL one statement: the listing, the claims, and every claim of
+        ``kind`` this worker was done with given back (`_listing`). The caller reads the claimed
+        rows again in a statement after this one, as after `take`."""
         with self._guard:
+            conn = self._connection()  # a new one holds nothing
+            before = self._done(kind)
             if self.shared:
-                conn = self._connection()  # a new one holds nothing
-                before = self._done(kind)
-                self._refused.clear()
-                if len(before) <= 1:
-                    got = _all(conn.execute(_listing(stmt, bool(before)),
-                                            {**params, "k": kind, "before": before[0] if before else 0}))
-                    if before and got:
-                        self._held.discard((kind, before[0]))
-                    if got:
-                        (self._held if got[0].claimed else self._refused).add((kind, got[0][0]))
-                    return got
-        return self._rows(ctx, stmt, params)
+                busy = [r for k, r in self._held if k == kind and r not in before]
+                got = self._run(_listing(stmt), {**params, "k": kind, "before": before, "skip": busy, "want": want})
+                self._held.difference_update((kind, r) for r in before)
+                rows = [row for row in got if row[0] is not None]
+                taken = [row[0] for row in rows if row.claimed]
+            else:
+                rows = _all(conn.execute(stmt, params))
+                self._held.difference_update((kind, r) for r in before)
+                taken = [row[0] for row in rows if (kind, row[0]) not in self._held][:want]
+            self._held.update((kind, r) for r in taken)
+            self._busy.update((kind, r) for r in taken)
+            return rows, taken
 
-    def outbox_sent(self, ctx: Context, stmt: Any, params: dict[str, Any], row_id: int, then: int | None) -> None:
+    def outbox_sent(self, ctx: Context, stmt: Any, params: dict[str, Any], row_id: int) -> None:
         """``stmt``, the UPDATE that marks outbox row ``row_id`` sent, committed at once; on
-        PostgreSQL in one statement with the claim of row ``then`` (the next listed, sent next:
-        `outbox_row` then only reads it again) and the claim held before ``row_id``'s given
-        back. ``row_id``'s own claim is kept: given back in the statement that marks the row,
-        it would be free before the mark is committed; it is given back by the next claim's
-        statement (or kept: the row is sent, nobody takes it again)."""
+        PostgreSQL in one statement with the claims this worker is done with given back (but
+        ``row_id``'s own: given back in the statement that marks the row, it would be free
+        before the mark is committed; it is given back by the next statement, or kept: the row
+        is sent, nobody takes it again)."""
         with self._guard:
             if self.shared:
-                conn = self._connection()  # a new one holds nothing: the mark is made all the same
+                self._connection()  # a new one holds nothing: the mark is made all the same
                 before = self._done(OUTBOX, but=row_id)
-                take = then is not None and (OUTBOX, then) not in self._held
-                if len(before) <= 1 and (before or take):
-                    [got] = self._run(_marking(stmt, bool(before), take),
-                                      {**params, "k": OUTBOX, "then": then, "before": before[0] if before else 0})
-                    if before:
-                        self._held.discard((OUTBOX, before[0]))
-                    if then is not None and take:
-                        (self._held if got[-1] else self._refused).add((OUTBOX, then))
+                if before:
+                    self._run(_marking(stmt), {**params, "k": OUTBOX, "before": before})
+                    self._held.difference_update((OUTBOX, r) for r in before)
                     return
-        self._rows(ctx, stmt, params)
-
-    def outbox_row(self, ctx: Context, row_id: int) -> bool:
-        """Claim an outbox row that is still due; False: another worker sends it or sent it."""
-        return self._outbox(ctx, row_id, _OUTBOX_DUE) is not None
-
-    def outbox_mail(self, ctx: Context, row_id: int) -> bytes | None:
-        """`outbox_row`, returning the claimed row's bytes (None: not claimed): the re-read under
-        the claim fetches them too, one statement and the only decryption of the row's bytes
-        (`pbem.service.outbox.pending` lists the due rows without them)."""
-        atrest.attach(ctx.engine, ctx.config)  # the key that opens them, as a session would attach it
-        row = self._outbox(ctx, row_id, _OUTBOX_MAIL)
-        if row is None:
-            return None
-        raw: bytes = row[2]
-        return raw
-
-    def _outbox(self, ctx: Context, row_id: int, stmt: Any) -> Any:
-        """The claimed row as ``stmt`` reads it (its status and next attempt first), None when it
-        is another worker's or no longer due. A row claimed already (by the listing, `listed`,
-        or with the mark of the row before, `outbox_sent`) is only read again."""
-        with self._guard:
-            held = (OUTBOX, row_id) in self._held
-            if (OUTBOX, row_id) in self._refused:
-                self._refused.discard((OUTBOX, row_id))
-                return None  # another worker's a moment ago: it sends it, or gives it back for a later drain
-        if not held and not self.take_instead(OUTBOX, row_id):  # one row at a time: the one before is recorded
-            return None
-        with self._guard:
-            rows = self._run(stmt, {"row_id": row_id})
-        due = bool(rows) and rows[0][0] == "queued" and (rows[0][1] is None or rows[0][1] <= ctx.now())
-        if not due:
-            self.give_back(OUTBOX, row_id)
-            return None
-        with self._guard:
-            self._busy.add((OUTBOX, row_id))  # on the wire until `idle`
-        return rows[0]
+            self._run(stmt, params)
 
     def take_some(self, ctx: Context, kind: int, candidates: FirstFree, want: int,
                   skip: Collection[int] = ()) -> list[int]:
@@ -346,6 +294,7 @@ class Claims:
                 self._connection().execute(stmt if stmt is not None else _UNLOCK_SOME,
                                            {**(params or {}), "k": kind, "row_ids": mine})
             self._held.difference_update((kind, r) for r in mine)
+            self._busy.difference_update((kind, r) for r in mine)
 
     def execute(self, ctx: Context, stmt: Any, params: dict[str, Any] | None = None) -> list[Any]:
         """``stmt``'s rows (an INSERT, UPDATE or DELETE too, committed at once): one statement

@@ -24,10 +24,10 @@ from datetime import datetime, timedelta
 from typing import Any, Coroutine, Sequence
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ARRAY, Integer, any_, bindparam, event, func, literal, or_, update
+from sqlalchemy import ARRAY, Integer, any_, bindparam, case, event, func, literal, or_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Engine, Row
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import defer
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
@@ -38,14 +38,14 @@ from pbem.db.models import AnswerTally, Game, OutboxMail, PhaseRow
 from pbem.errors import MailPermanentError, MailServerError, MailTransientError
 from pbem.faults import checkpoint
 from pbem.mail.transport import Outgoing, SendResult
-from pbem.service import limits, wakeup
+from pbem.service import atrest, limits, wakeup
 from pbem.service.claims import OUTBOX, Claims, shared
 from pbem.service.context import Context
 
 log = logging.getLogger(__name__)
 
 _MIN_ATTEMPTS = 5
-#: Rows read to be listed or marked, not sent, are read without their bytes (`pending`): each
+#: Rows read to be listed or marked, not sent, are read without their bytes (`_listed`): each
 #: read of ``raw`` is a decryption.
 _NO_RAW = defer(OutboxMail.raw)  # type: ignore[arg-type]  # SQLModel types the column as bytes
 
@@ -54,13 +54,13 @@ _NO_RAW = defer(OutboxMail.raw)  # type: ignore[arg-type]  # SQLModel types the 
 #: their transaction committed until they are sent (`fresh`): the drain that follows a mail
 #: sends its reply without reading back and decrypting what the mail's transaction just sealed.
 #: A queued row's bytes never change (retention rewrites sent ones only), and a row another
-#: worker sent meanwhile is skipped by the claim's re-read as before.
+#: worker sent meanwhile is skipped by the read under the claims (`_under_claims`).
 _FRESH: WeakKeyDictionary[Engine, OrderedDict[int, tuple[str, bytes]]] = WeakKeyDictionary()
 _FRESH_ROWS = 256
 _FRESH_BYTES = 64 * 1024  # a report with its maps is read from the database when it is sent
 #: session.info: the rows queued in its transaction, with their bytes when small (`_FRESH_BYTES`), else None
 _QUEUED = "pbem.outbox.queued"
-#: The ids of the rows this process queued and has not taken to send, by engine (`pending`'s
+#: The ids of the rows this process queued and has not taken to send, by engine (`_listed`'s
 #: preference: a worker that handles mail sends its own answers first, `OWN_FIRST`).
 _MINE: WeakKeyDictionary[Engine, OrderedDict[int, None]] = WeakKeyDictionary()
 _MINE_ROWS = 1024
@@ -157,7 +157,7 @@ def enqueue(session: Session, ctx: Context, *, message_id: str, raw: bytes, reci
 
 @event.listens_for(OrmSession, "after_commit")
 def _committed(session: OrmSession) -> None:
-    """The rows queued in the transaction just committed: their ids kept for `pending`'s
+    """The rows queued in the transaction just committed: their ids kept for `_listed`'s
     preference (`OWN_FIRST`), the bytes of the small ones for `fresh`."""
     queued = session.info.pop(_QUEUED, None)
     if not queued:
@@ -196,20 +196,68 @@ def fresh(ctx: Context, row: Any) -> bytes | None:
     return got[1]
 
 
-def pending(ctx: Context, limit: int = 100, claims: Claims | None = None, own_first: bool = False) -> list[Row[Any]]:
-    """The due rows, oldest first, without their bytes (``raw`` is not read, so not decrypted;
-    a row's bytes are read when it is about to be sent, `_raw`): one statement of the table's
-    own columns; with ``claims`` on the claims' connection, and on PostgreSQL the first row
-    claimed by it (`Claims.listed`: the caller sends that row or gives its claim back, as
-    `drain` does). Rows, not `OutboxMail` objects: building one cost more than reading it."""
+def _listed(ctx: Context, limit: int, claims: Claims | None, own_first: bool, want: int) -> tuple[list[Any], list[int]]:
+    """The due rows, oldest first, without their bytes (``raw`` is not read, so not decrypted:
+    `_under_claims` reads those of the rows about to be sent), and the ids of the first ``want``
+    of them now this drain's: with ``claims``, those it claimed (on PostgreSQL in the listing's
+    own statement, `Claims.listed`); without, all. One statement of the table's own columns.
+    ``own_first``: this worker's rows, and the others' once stale (`OWN_FIRST`). Rows, not
+    `OutboxMail` objects: building one cost more than reading it."""
     params = {"now": ctx.now(), "limit": limit}
-    if claims is not None and claims.shared and own_first:  # this worker's rows, and the others' once stale
+    if claims is not None and claims.shared and own_first:
         mine = list(_MINE.get(ctx.engine, ()))
-        return claims.listed(ctx, _PENDING_OWN, {**params, "mine": mine, "stale": ctx.now() - OWN_FIRST}, OUTBOX)
-    if claims is not None:  # on PostgreSQL the first row claimed in the same statement
-        return claims.listed(ctx, _PENDING, params, OUTBOX)
+        return claims.listed(ctx, _PENDING_OWN, {**params, "mine": mine, "stale": ctx.now() - OWN_FIRST}, OUTBOX,
+                             want)
+    if claims is not None:
+        return claims.listed(ctx, _PENDING, params, OUTBOX, want)
     with ctx.engine.connect() as conn:
-        return list(conn.execute(_PENDING, params))
+        rows = list(conn.execute(_PENDING, params))
+    return rows, [row.id for row in rows[:want]]
+
+
+#: The rows a drain took, read again under their claims in one statement: still due? and the
+#: bytes of those bound as ``raw_ids`` (the others' bytes are in memory: `fresh`).
+_AGAIN = (select(_TABLE.c.id, _TABLE.c.status, _TABLE.c.next_attempt_at,
+                 case((_TABLE.c.id.in_(bindparam("raw_ids", expanding=True)), _TABLE.c.raw)).label("raw"))
+          .where(_TABLE.c.id.in_(bindparam("ids", expanding=True))))
+
+
+def _under_claims(ctx: Context, rows: Sequence[Any], taken: Sequence[int],
+                  claims: Claims | None) -> tuple[list[Any], dict[int, bytes]]:
+    """The rows of ``taken`` still due, read again under their claims (one statement after the
+    one that claimed them: whatever a worker that held one before committed is seen), in the
+    listing's order, and their bytes: from memory for the rows this process queued (`fresh`),
+    read (and decrypted) by that statement for the others. A row found sent or not due is this
+    drain's no longer (its claim goes with the next statement)."""
+    if not taken:
+        return [], {}
+    listed = {row.id: row for row in rows}
+    raws: dict[int, bytes] = {}
+    for row_id in taken:
+        kept = fresh(ctx, listed[row_id])
+        if kept is not None:
+            raws[row_id] = kept
+    params = {"ids": list(taken), "raw_ids": [r for r in taken if r not in raws]}
+    if params["raw_ids"]:
+        atrest.attach(ctx.engine, ctx.config)  # the key that opens them, as a session would attach it
+    if claims is not None:
+        again = claims.execute(ctx, _AGAIN, params)
+    else:
+        with ctx.engine.connect() as conn:
+            again = list(conn.execute(_AGAIN, params))
+    now = ctx.now()
+    due = {row.id: row for row in again
+           if row.status == "queued" and (row.next_attempt_at is None or row.next_attempt_at <= now)}
+    ready = []
+    for row_id in taken:
+        found = due.get(row_id)
+        raw = raws.get(row_id) if found is None or found.raw is None else found.raw
+        if found is None or raw is None:
+            _settled(claims, row_id)  # another worker sent it meanwhile (or it is gone)
+            continue
+        raws[row_id] = raw
+        ready.append(listed[row_id])
+    return ready, raws
 
 
 def _backoff(ctx: Context, attempts: int) -> timedelta:
@@ -226,19 +274,11 @@ def _doubling(first: timedelta, cap: timedelta, attempts: int) -> timedelta:
     return min(delay, cap)
 
 
-#: The statements a sent row costs, made once (`_raw`, `_sent`); the table's own columns, not the
+#: The statement a sent row costs, made once (`_sent`); the table's own columns, not the
 #: ORM's: an ORM UPDATE would look for the row among the session's objects first.
 _OUTBOX = OutboxMail.__table__  # type: ignore[attr-defined]
-_RAW = select(_OUTBOX.c.raw).where(_OUTBOX.c.id == bindparam("row_id"))
 _SENT = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("row_id"))
          .values(attempts=_OUTBOX.c.attempts + 1, last_error="", status="sent", sent_at=bindparam("now")))
-
-
-def _raw(ctx: Context, row_id: int) -> bytes | None:
-    """The bytes of a row about to be sent (None: the row is gone)."""
-    with ctx.session() as s:
-        raw: bytes | None = s.execute(_RAW, {"row_id": row_id}).scalar()
-        return raw
 
 
 _PENDING = (select(*[c for c in _OUTBOX.c if c.name != "raw"])
@@ -249,21 +289,21 @@ _PENDING_OWN = _PENDING.where(or_(_OUTBOX.c.id == any_(bindparam("mine", type_=A
                                   _OUTBOX.c.created_at <= bindparam("stale")))
 
 
-def _sent(ctx: Context, row_id: int, claims: Claims | None = None, then: int | None = None) -> None:
+def _sent(ctx: Context, row_id: int, claims: Claims | None = None) -> None:
     """`_record` of a 250: one UPDATE, without loading (and decrypting) the row, committed at
-    once; with ``claims``, on the claims' own connection, the next row to send (``then``)
-    claimed in the same statement on PostgreSQL (`Claims.outbox_sent`)."""
+    once; with ``claims``, on the claims' own connection, the claims this worker is done with
+    given back in the same statement on PostgreSQL (`Claims.outbox_sent`)."""
     if claims is not None:
-        claims.outbox_sent(ctx, _SENT, {"row_id": row_id, "now": ctx.now()}, row_id, then)
+        claims.outbox_sent(ctx, _SENT, {"row_id": row_id, "now": ctx.now()}, row_id)
         return
     with ctx.engine.begin() as conn:
         conn.execute(_SENT, {"row_id": row_id, "now": ctx.now()})
 
 
 def _record(ctx: Context, row_id: int, status: str, error: str = "", retry: bool = False,
-            claims: Claims | None = None, then: int | None = None) -> None:
+            claims: Claims | None = None) -> None:
     if status == "sent" and not error:
-        _sent(ctx, row_id, claims, then)
+        _sent(ctx, row_id, claims)
         return
     with ctx.session() as s:
         row = s.get(OutboxMail, row_id, options=[_NO_RAW])
@@ -412,9 +452,8 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
     try:
         return await _send(ctx, outgoing, limit, health, claims, marked, guard, own_first)
     finally:
-        if claims is not None:  # a sent row's claim is kept: given back by the next listing's statement
-            claims.give_back_all(OUTBOX, keep=marked)
-
+        if claims is not None:  # a sent row's claim is kept: given back by the next statement
+            claims.give_back_some(OUTBOX, [r for r in claims.holding(OUTBOX) if r not in marked])
 
 async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
                claims: Claims | None = None, guard: AbstractAsyncContextManager[Any] | None = None) -> int:
@@ -451,7 +490,6 @@ class _Drain:
     """What the lanes of one listing share: the counts, and whether to stop."""
 
     sent: int = 0
-    taken: int = 0
     released: bool = False
     stop: bool = False  # the server is unwell (a 4xx, or down): no lane takes another row
     down: MailServerError | None = None  # the first lane to find the server down: raised once all are over
@@ -461,30 +499,42 @@ class _Drain:
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+#: Rows a drain claims at once, for each of the connections it sends on: enough that a listing
+#: and a read under the claims cost little a mail, few enough that several workers share a
+#: backlog. Never more than half the rows a listing reads: another worker's drain, listing the
+#: same rows meanwhile, finds some of them free.
+TAKE_PER_CONNECTION = 4
+
+
 async def _send(ctx: Context, outgoing: Outgoing, limit: int, health: ServerHealth | None, claims: Claims | None,
                 marked: set[int], guard: AbstractAsyncContextManager[Any] | None = None, own_first: bool = False) -> int:
-    """`send`; ``marked`` gets the ids of the rows marked sent."""
+    """`send`; ``marked`` gets the ids of the rows marked sent. Each round lists the due rows
+    and claims the first few (one statement), reads those again under their claims (one
+    more), and sends them on its lanes, marking each as it goes (one statement a mail)."""
     health = health if health is not None else ServerHealth()
     if health.down and health.next_probe is not None and ctx.now() < health.next_probe:
         raise _still_down(health)
     guard = guard if guard is not None else nullcontext()
     sent = 0
     while True:
-        async with guard:
-            rows = pending(ctx, limit, claims, own_first)
-        drain = _Drain()
         # a server that is down, or just back, is probed (and its backlog let go) on one connection
         width = 1 if health.down else max(1, int(getattr(outgoing, "connections", 1)))
-        if rows:
-            await _all_lanes([_lane(ctx, outgoing, lane, health, claims, marked, guard, drain, first=not at)
-                              for at, lane in enumerate(lanes(rows, width))])
+        want = max(1, min(width * TAKE_PER_CONNECTION, limit // 2))
+        async with guard:
+            rows, taken = _listed(ctx, limit, claims, own_first, want)
+            ready, raws = _under_claims(ctx, rows, taken, claims)
+        drain = _Drain()
+        if ready:
+            await _all_lanes([_lane(ctx, outgoing, lane, raws, health, claims, marked, guard, drain, first=not at)
+                              for at, lane in enumerate(lanes(ready, width))])
         sent += drain.sent
         if drain.down is not None:
             raise drain.down
         if drain.stop:
             return sent  # the server is unwell: try the rest later
-        # every row above left the due set (sent, failed, dropped or backed off): this ends
-        if (len(rows) < limit or not drain.taken) and not drain.released:  # not taken: the rest is other workers'
+        # every row taken left the due set (sent, failed, dropped or backed off); more may be
+        # due when the listing was full or this round took all it could
+        if (not taken or (len(taken) < want and len(rows) < limit)) and not drain.released:
             return sent
 
 
@@ -502,36 +552,31 @@ async def _all_lanes(lanes: list[Coroutine[Any, Any, None]]) -> None:
         raise
 
 
-async def _lane(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], health: ServerHealth, claims: Claims | None,
-                marked: set[int], guard: AbstractAsyncContextManager[Any], drain: _Drain, first: bool) -> None:
+async def _lane(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], raws: dict[int, bytes], health: ServerHealth,
+                claims: Claims | None, marked: set[int], guard: AbstractAsyncContextManager[Any], drain: _Drain,
+                first: bool) -> None:
     """One lane's rows, in order, one at a time on its own connection; the ``first`` lane
     goes ahead, the others once the server answered it (`_Drain.answered`)."""
     if not first:
         await drain.answered.wait()
     try:
-        await _lane_rows(ctx, outgoing, rows, health, claims, marked, guard, drain)
+        await _lane_rows(ctx, outgoing, rows, raws, health, claims, marked, guard, drain)
     finally:
         drain.answered.set()
 
 
-async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], health: ServerHealth,
-                     claims: Claims | None, marked: set[int], guard: AbstractAsyncContextManager[Any],
-                     drain: _Drain) -> None:
-    for at, row in enumerate(rows):
+async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], raws: dict[int, bytes],
+                     health: ServerHealth, claims: Claims | None, marked: set[int],
+                     guard: AbstractAsyncContextManager[Any], drain: _Drain) -> None:
+    """The rows of a lane, claimed and read again under their claims (`_under_claims`: their
+    bytes in ``raws``), each sent and recorded before the next."""
+    for row in rows:
         if drain.stop:
             return
         assert row.id is not None
+        raw = raws.pop(row.id)
+        _forget_mine(ctx, row.id)
         async with guard:
-            raw = fresh(ctx, row)
-            if raw is not None:  # queued by this worker: only claimed, its bytes known
-                if claims is not None and not claims.outbox_row(ctx, row.id):
-                    continue  # another worker has it (or sent it)
-            else:
-                raw = claims.outbox_mail(ctx, row.id) if claims is not None else _raw(ctx, row.id)
-            if raw is None:
-                continue  # another worker has it (or sent it)
-            drain.taken += 1
-            _forget_mine(ctx, row.id)
             why = _stale_reminder(ctx, row)
             if why:
                 _drop(ctx, row.id, why)
@@ -571,7 +616,7 @@ async def _lane_rows(ctx: Context, outgoing: Outgoing, rows: Sequence[Any], heal
             drain.released |= _answered(ctx, health)
             checkpoint("outbox.after-send")
             if result.all_sent:
-                _record(ctx, row.id, "sent", claims=claims, then=rows[at + 1].id if at + 1 < len(rows) else None)
+                _record(ctx, row.id, "sent", claims=claims)
                 marked.add(row.id)
                 drain.sent += 1
             elif result.transient:

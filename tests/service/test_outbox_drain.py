@@ -5,6 +5,7 @@ without them, a sent row is recorded without reading them again (issue 17: every
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from sqlmodel import col, select
@@ -70,22 +71,22 @@ def test_each_row_is_decrypted_once_and_sent_once(ctx: Context, clock: ManualClo
 def test_a_row_that_left_the_queue_after_the_listing_is_not_sent(ctx: Context, monkeypatch: pytest.MonkeyPatch,
                                                                  fresh: bool) -> None:
     """The claim reads the row again, its bytes known to this worker or not: one sent (or
-    failed) by another since `pending` listed it is skipped."""
+    failed) by another since `_listed` listed it is skipped."""
     first, second = _queue(ctx, 2, fresh=fresh)
-    plain = outbox.pending
+    plain = outbox._listed
 
-    def listed_then_sent(c: Context, limit: int = 100, claims: Claims | None = None,
-                         own_first: bool = False) -> list[OutboxMail]:
-        rows = plain(c, limit, claims, own_first)
+    def listed_then_sent(c: Context, limit: int, claims: Claims | None, own_first: bool,
+                         want: int) -> tuple[list[Any], list[int]]:
+        got = plain(c, limit, claims, own_first, want)
         with c.session() as s:  # another worker sends the first meanwhile
             row = s.get(OutboxMail, first)
             assert row is not None
             row.status = "sent"
             s.add(row)
             s.commit()
-        return rows
+        return got
 
-    monkeypatch.setattr(outbox, "pending", listed_then_sent)
+    monkeypatch.setattr(outbox, "_listed", listed_then_sent)
     out = MemoryOutgoing()
     claims = Claims(ctx.engine)
     assert asyncio.run(outbox.drain(ctx, out, claims=claims)) == 1

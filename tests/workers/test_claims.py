@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from sqlalchemy import event
 from sqlmodel import select
 
 from pbem.config import from_mapping
@@ -53,13 +54,22 @@ def test_the_mailbox_lease_is_one_workers_and_passes_on_when_it_dies(two: tuple[
     a.release()
 
 
+def _taken(ctx: Context, mine: Claims) -> list[int]:
+    """The due outbox rows this worker claims and finds still due under its claims, as a
+    drain's round takes them (`outbox._listed`, `outbox._under_claims`)."""
+    from pbem.service import outbox
+
+    rows, taken = outbox._listed(ctx, 100, mine, False, 16)
+    return [row.id for row in outbox._under_claims(ctx, rows, taken, mine)[0]]
+
+
 def test_an_outbox_row_is_sent_by_one_worker(two: tuple[Context, Context]) -> None:
     ctx_a, ctx_b = two
     a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
     with ctx_a.session() as s:
         row_id = s.exec(OutboxMail.__table__.select()).first().id  # type: ignore[attr-defined]
-    assert a.outbox_row(ctx_a, row_id)
-    assert not b.outbox_row(ctx_b, row_id)  # a sends it now
+    assert row_id in _taken(ctx_a, a)
+    assert row_id not in _taken(ctx_b, b)  # a sends it now
     with ctx_a.session() as s:  # a records it as sent, then lets go
         row = s.get(OutboxMail, row_id)
         assert row is not None
@@ -67,7 +77,9 @@ def test_an_outbox_row_is_sent_by_one_worker(two: tuple[Context, Context]) -> No
         s.add(row)
         s.commit()
     a.give_back_all(claims.OUTBOX)
-    assert not b.outbox_row(ctx_b, row_id)  # free now, but sent: not sent again
+    assert b.take(claims.OUTBOX, row_id)  # free now
+    b.give_back(claims.OUTBOX, row_id)
+    assert row_id not in _taken(ctx_b, b)  # but sent: not sent again
     a.close()
     b.close()
 
@@ -77,10 +89,37 @@ def test_a_dead_workers_claim_is_taken_over(two: tuple[Context, Context]) -> Non
     a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
     with ctx_a.session() as s:
         row_id = s.exec(OutboxMail.__table__.select()).first().id  # type: ignore[attr-defined]
-    assert a.outbox_row(ctx_a, row_id)
+    assert row_id in _taken(ctx_a, a)
     a._conn.invalidate()  # killed: the connection, and the lock with it, is gone
     _released(ctx_b, claims.OUTBOX, row_id)
-    assert b.outbox_row(ctx_b, row_id)
+    assert row_id in _taken(ctx_b, b)
+    b.close()
+
+
+def test_rows_to_skip_are_never_locked_however_many(two: tuple[Context, Context]) -> None:
+    """The claims tried on a listing skip the rows they are told to skip before the lock is
+    tried (`claims._try_unless`): with three or more of them PostgreSQL evaluated the lock
+    first, and a row this worker held was locked twice, so that giving it back once left it
+    held for good."""
+    from pbem.service import mailer
+
+    ctx_a, ctx_b = two
+    with ctx_a.session() as s:
+        for i in range(5):
+            mailer.queue(s, ctx_a, to=f"p{i}@players.example", subject="s", text="x", kind="reply", game=None)
+        s.commit()
+    a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
+    first = _taken(ctx_a, a)
+    assert len(first) >= 6
+    held = first[:4]
+    a.give_back_some(claims.OUTBOX, first[4:])
+    for row_id in held:  # still at work on them: the next listing must skip them
+        assert (claims.OUTBOX, row_id) in a._busy
+    assert set(_taken(ctx_a, a)) == set(first[4:])
+    a.give_back_all(claims.OUTBOX)
+    for row_id in first:  # each given back once, and free
+        assert b.take(claims.OUTBOX, row_id), row_id
+    a.close()
     b.close()
 
 
@@ -326,18 +365,26 @@ def test_the_reader_stores_a_batch_in_few_statements(two: tuple[Context, Context
     assert [status for status, _held in _statuses(ctx_a).values()].count("stored") == 1 + 4
 
 
-def test_the_next_outbox_row_is_claimed_instead_of_the_last(two: tuple[Context, Context]) -> None:
-    """Claims.take_instead: the row before is given back and the next taken in one statement."""
+def test_the_mark_of_a_sent_row_gives_back_the_claims_done_with(two: tuple[Context, Context]) -> None:
+    """`Claims.outbox_sent`: the row marked sent, and every claim of the kind this worker is
+    done with given back, in one statement; the marked row's own claim is kept (given back in
+    that statement, it would be free before the mark is committed)."""
+    from pbem.service import outbox
+
     ctx_a, ctx_b = two
     a, b = Claims(ctx_a.engine), Claims(ctx_b.engine)
-    assert a.take(claims.OUTBOX, 901) and a.take(claims.OUTBOX, 902)
-    assert a.take_instead(claims.OUTBOX, 903)
-    assert a._held == {(claims.OUTBOX, 903)}
-    assert b.take(claims.OUTBOX, 901) and b.take(claims.OUTBOX, 902)  # given back
-    assert not b.take(claims.OUTBOX, 903)  # a's now
-    assert not a.take_instead(claims.OUTBOX, 901)  # b's: a holds nothing of the kind after
-    assert a._held == set()
-    assert b.take(claims.OUTBOX, 903)
+    with ctx_a.session() as s:
+        row_id = s.exec(OutboxMail.__table__.select()).first().id  # type: ignore[attr-defined]
+    assert all(a.take(claims.OUTBOX, r) for r in (901, 902, 903)) and a.take(claims.OUTBOX, row_id)
+    statements: list[str] = []
+    event.listen(ctx_a.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    a.outbox_sent(ctx_a, outbox._SENT, {"row_id": row_id, "now": ctx_a.now()}, row_id)
+    assert len(statements) == 1
+    assert a._held == {(claims.OUTBOX, row_id)}
+    assert all(b.take(claims.OUTBOX, r) for r in (901, 902, 903))  # given back
+    assert not b.take(claims.OUTBOX, row_id)  # kept
+    with ctx_b.session() as s:
+        assert s.get(OutboxMail, row_id).status == "sent"  # type: ignore[union-attr]
     a.close()
     b.close()
 
@@ -382,7 +429,7 @@ def test_a_seats_mail_reads_what_another_worker_committed_while_it_waited_for_th
 
 
 def test_while_mail_is_handled_each_worker_lists_its_own_answers_first(two: tuple[Context, Context]) -> None:
-    """A drain while a batch is handled (`outbox.pending` with ``own_first``) lists the answers
+    """A drain while a batch is handled (`outbox._listed` with ``own_first``) lists the answers
     this worker queued and leaves those another worker queued in the last `outbox.OWN_FIRST`
     to it (each sends its own from memory; they no longer race for each other's rows); an
     older one is anybody's, and the drain at the end of a batch lists everybody's."""
@@ -400,8 +447,8 @@ def test_while_mail_is_handled_each_worker_lists_its_own_answers_first(two: tupl
         return row.id
 
     def listed(ctx: Context, mine: Claims, own_first: bool) -> set[int]:
-        got = {row.id for row in outbox.pending(ctx, 100, mine, own_first)}
-        mine.give_back_all(claims.OUTBOX)  # the listing's claim on its first row
+        got = {row.id for row in outbox._listed(ctx, 100, mine, own_first, 100)[0]}
+        mine.give_back_all(claims.OUTBOX)  # the listing's claims
         return got
 
     of_a, of_b = answer(ctx_a, "nora@players.example"), answer(ctx_b, "sandro@players.example")
