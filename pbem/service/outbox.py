@@ -251,11 +251,11 @@ def _under_claims(ctx: Context, rows: Sequence[Any], taken: Sequence[int],
     ready = []
     for row_id in taken:
         found = due.get(row_id)
-        raw = raws.get(row_id) if found is None or found.raw is None else found.raw
-        if found is None or raw is None:
+        if found is None:
             _settled(claims, row_id)  # another worker sent it meanwhile (or it is gone)
             continue
-        raws[row_id] = raw
+        if row_id not in raws:  # not this process's: read by the statement above
+            raws[row_id] = found.raw
         ready.append(listed[row_id])
     return ready, raws
 
@@ -454,6 +454,7 @@ async def drain(ctx: Context, outgoing: Outgoing, limit: int = 100, health: Serv
     finally:
         if claims is not None:  # a sent row's claim is kept: given back by the next statement
             claims.give_back_some(OUTBOX, [r for r in claims.holding(OUTBOX) if r not in marked])
+
 
 async def send(ctx: Context, outgoing: Outgoing, limit: int = 100, health: ServerHealth | None = None,
                claims: Claims | None = None, guard: AbstractAsyncContextManager[Any] | None = None) -> int:
