@@ -9,6 +9,8 @@ import importlib
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -185,6 +187,37 @@ def test_a_fresh_database_is_made_at_the_newest_revision(tmp_path: Path) -> None
     finally:
         engine.dispose()
     assert (path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+
+
+def test_the_newest_revision_is_alembics_head() -> None:
+    """`schema.head` reads the versions folder's numbers: the same revision Alembic's graph ends in."""
+    assert schema.head() == schema.scripts().get_current_head()
+    assert [s.revision for s in schema.scripts().walk_revisions()][0] == schema.head()
+
+
+def test_a_current_database_is_checked_without_alembic(tmp_path: Path) -> None:
+    """Every command and worker checks its database at start; a current one needs no Alembic
+    (its import and its reading of the revisions cost more than the check): a process of its own."""
+    url = f"sqlite:///{tmp_path / 'pbem.sqlite'}"
+    make_engine(url, "create").dispose()
+    code = ("import sys\nfrom pbem.db.session import make_engine\nfrom pbem.db import schema\n"
+            f"engine = make_engine({url!r}, 'require')\n"
+            "print(schema.version(engine).state, 'alembic' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["current", "False"]
+    behind = sqlite3.connect(tmp_path / "pbem.sqlite")
+    with behind:
+        behind.execute("UPDATE alembic_version SET version_num = '0010'")
+    behind.close()
+    engine = create_engine(url)
+    try:  # a database not current is judged by Alembic's graph, as before
+        assert schema.version(engine).state == "behind"
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = 'ffff'"))
+        assert schema.version(engine).state == "ahead"
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.parametrize("backend", URLS)
