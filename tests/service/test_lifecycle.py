@@ -7,6 +7,7 @@ import io
 import json
 
 from PIL import Image
+from sqlalchemy import event
 from sqlmodel import select
 
 from pbem.core.dice import derive
@@ -106,6 +107,32 @@ def test_turn_guard_and_duplicate_message(ctx, duel):  # type: ignore[no-untyped
     assert (first.status, again.status) == ("orders", "duplicate")
     with ctx.session() as s:
         assert len(list(s.exec(select(InboundMail)))) == 2
+
+
+def test_the_reminder_job_reads_only_the_games_with_a_reminder_due(ctx, clock, duel):  # type: ignore[no-untyped-def]
+    """The job runs every 15 s on every game: it scans the open phases' deadlines and the games'
+    policies, and reads a game's row (its state, its sealed seed) only when a reminder is due."""
+    game_id, _secrets = duel
+    others = [games.create(ctx, "duel", f"quiet {n}", [games.SeatSpec("red", f"r{n}@example.org"),
+                                                        games.SeatSpec("blue", f"b{n}@example.org")],
+                           deadline="96h") for n in range(3)]
+    statements: list[str] = []
+
+    def heard(conn, cursor, statement, *rest):  # type: ignore[no-untyped-def]
+        statements.append(statement.lower())
+
+    clock.advance(hours=25)  # the duel's 24 h reminder is due; the 96 h games' are not
+    event.listen(ctx.engine, "before_cursor_execute", heard)
+    try:
+        assert turns.send_reminders(ctx) == 2  # both of the duel's seats
+        nothing = len(statements)
+        assert turns.send_reminders(ctx) == 0
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", heard)
+    assert not [s for s in statements[nothing:] if "game.state_json" in s or "seed_hex" in s]
+    assert sum("game.state_json" in s for s in statements[:nothing]) == 1  # the duel's game, to be reminded
+    reminded = {r.game_id for r in outbox(ctx, kind="reminder")}
+    assert reminded == {game_id} and not reminded & set(others)
 
 
 def test_deadline_reminders_defaults_and_abandon(ctx, clock, duel):  # type: ignore[no-untyped-def]
