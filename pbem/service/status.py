@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, func, select
 
 from pbem.config import Config
@@ -47,7 +48,12 @@ def record_cycle(ctx: Context, claims: Claims | None = None) -> None:
         row = s.get(Setting, LAST_CYCLE) or Setting(name=LAST_CYCLE)
         row.value = ctx.now().isoformat()
         s.add(row)
-        s.commit()
+        try:
+            s.commit()
+        except IntegrityError:  # two workers' first cycles wrote the first heartbeat at once: the other's is there
+            s.rollback()
+            s.execute(_BEAT, {"value": ctx.now().isoformat()})
+            s.commit()
 
 
 def stale_after(cfg: Config) -> timedelta:

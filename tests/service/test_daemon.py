@@ -105,3 +105,32 @@ async def test_oversized_mail_is_recorded_once_and_not_fetched(setup, ctx):  # t
     summary = await app.cycle()
     assert summary.handled == {"refused": 1} and inbox.is_seen(uid)
     assert inbound.record_oversized(ctx, uid, inbox.uidvalidity, 5000 + 0).status in ("refused", "duplicate")
+
+
+def test_two_workers_first_heartbeats_at_once_are_one_row(ctx):  # type: ignore[no-untyped-def]
+    """Two workers that start together each find no heartbeat (`status.record_cycle`) and write
+    the first: the one that comes second finds the other's row when it commits, and writes its
+    time there, instead of failing its cycle (the watcher logged it as failed and waited)."""
+    from sqlalchemy import event
+
+    from pbem.db.models import Setting
+    from pbem.service import status
+
+    raced = []
+
+    def other_worker_first(conn, cursor, statement, *rest):  # type: ignore[no-untyped-def]
+        if statement.startswith("INSERT INTO setting") and not raced:
+            raced.append(statement)
+            with ctx.engine.connect() as other:  # the other worker's first heartbeat, committed
+                other.execute(Setting.__table__.insert().values(name=status.LAST_CYCLE, value="other"))
+                other.commit()
+
+    event.listen(ctx.engine, "before_cursor_execute", other_worker_first)
+    try:
+        status.record_cycle(ctx)
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", other_worker_first)
+    assert raced  # the race was run
+    with ctx.session() as s:
+        rows = list(s.exec(select(Setting).where(Setting.name == status.LAST_CYCLE)))
+    assert [r.value for r in rows] == [ctx.now().isoformat()]
