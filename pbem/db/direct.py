@@ -15,7 +15,6 @@ benchmarks count statements so), and a driver's error is raised as SQLAlchemy's 
 expanding parameter (an ``IN`` list), a computed default or a parameter left out is refused
 (`Refused`, a ``ValueError``): those run through `Connection.execute`. Rows come as tuples, or
 ``named`` as named tuples (``row.id``, ``row[0]``), what a caller of `Connection.execute` reads.
-`Objects` makes such rows into the ORM's objects, persistent in a session, as its query would.
 """
 
 from __future__ import annotations
@@ -26,9 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, inspect
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import Executable
 
@@ -140,56 +137,3 @@ def _result_processor(conn: Connection, column: Sequence[Any]) -> Callable[[Any]
     type_ = column[3]
     process: Callable[[Any], Any] | None = type_._cached_result_processor(conn.dialect, None)
     return process
-
-
-@dataclass(frozen=True)
-class _Part:
-    """One model's columns among a row's: ``keys`` its attributes, ``row[start:end]`` their values."""
-
-    mapper: Any
-    keys: tuple[str, ...]
-    start: int
-    end: int
-    pk: int  # the primary key's place among ``keys``
-
-
-class Objects:
-    """Several models' columns in one statement (``columns``, to select), and each row of it
-    (`rows`) made into the models' objects in a session, as the ORM's query of those models
-    would make them: persistent, the one object of each identity (one the session holds
-    already is returned as it is, as the query returns it), None where an outer join found no
-    row. A column left out (``without``) is loaded when it is first read, as a deferred one.
-
-    Why: the ORM's query of a game with its phase, player, seats and holders (63 columns, one
-    order mail's read, `pbem.service.inbound.read_game`) spent two thirds of its CPU setting up
-    its loading and result at every execution (benchmarks/mail_throughput.py)."""
-
-    def __init__(self, *models: tuple[type, Sequence[str]]) -> None:
-        self.columns: list[Column[Any]] = []
-        parts: list[_Part] = []
-        for model, without in models:
-            mapper: Any = inspect(model)
-            own = [c for c in model.__table__.c if c.key not in without]  # type: ignore[attr-defined]
-            keys = tuple(mapper.get_property_by_column(c).key for c in own)
-            (pk,) = mapper.primary_key
-            parts.append(_Part(mapper, keys, len(self.columns), len(self.columns) + len(own), keys.index(pk.key)))
-            self.columns += own
-        self._parts = tuple(parts)
-
-    def make(self, session: Session, row: Sequence[Any]) -> list[Any]:
-        """The objects of one row, in the models' order."""
-        return [self._object(session, part, row[part.start:part.end]) for part in self._parts]
-
-    @staticmethod
-    def _object(session: Session, part: _Part, values: Sequence[Any]) -> Any:
-        key = values[part.pk]
-        if key is None:
-            return None
-        found = session.identity_map.get(part.mapper.identity_key_from_primary_key([key]))
-        if found is not None:
-            return found
-        made = part.mapper.class_manager.new_instance()  # as a query makes it: no __init__, no validation
-        made.__dict__.update(zip(part.keys, values))
-        make_transient_to_detached(made)  # as loaded: no history; the columns left out expired
-        session.add(made)
-        return made

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy import and_, bindparam, update
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.core import registry
 from pbem.db import direct
@@ -273,28 +273,22 @@ class OnFile(NamedTuple):
 
 
 _SHEET = SheetRow.__table__  # type: ignore[attr-defined]
-#: The game (what a mail never reads of it left out, `store.UNREAD`), its current phase, the
-#: player at the sender's address, its seats and each seat's holders: made into the ORM's
-#: objects from the rows of one statement (`direct.Objects`).
-_GAME_OBJECTS = direct.Objects((Game, store.UNREAD_GAME), (PhaseRow, store.UNREAD_PHASE), (Player, ()), (Seat, ()),
-                               (Holder, ()))
-_G, _P, _PL, _S, _H = (model.__table__ for model in (Game, PhaseRow, Player, Seat, Holder))  # type: ignore[union-attr]
 #: The game with its current phase and the player at the sender's address (as `store.get_game`
 #: reads them), its seats, each seat's holders and the phase's sheets on file: one statement, a
-#: row a seat, holder and sheet, the game's columns on each, run after the game's lock
-#: (`store.lock_game`). The sheets are joined on the game's phase and the seat's name.
-_GAME_TABLE = (sa_select(*_GAME_OBJECTS.columns, _SHEET.c.id, _SHEET.c.seat, _SHEET.c.receipt, _SHEET.c.sender,
-                         _SHEET.c.mail_date)
-               .select_from(_G)
-               .where(_G.c.id == bindparam("game_id"))
-               .outerjoin(_P, and_(_P.c.game_id == _G.c.id, _P.c.seq == _G.c.phase_seq))
-               .outerjoin(_PL, _PL.c.address == bindparam("address"))
-               .outerjoin(_S, _S.c.game_id == _G.c.id)
-               .outerjoin(_H, _H.c.seat_id == _S.c.id)
-               .outerjoin(_SHEET, and_(_SHEET.c.game_id == _G.c.id, _SHEET.c.phase_seq == _G.c.phase_seq,
-                                       _SHEET.c.seat == _S.c.name, _SHEET.c.superseded.is_(False)))
-               .order_by(_S.c.id, _H.c.id, _SHEET.c.id))
-_SHEET_AT = len(_GAME_OBJECTS.columns)  # where a row's sheet columns begin
+#: row a seat, holder and sheet, the game's columns on each (the ORM makes one object of them),
+#: run after the game's lock (`store.lock_game`). The sheets are joined on the game's phase and
+#: the seat's name.
+_GAME_TABLE = (sa_select(Game, PhaseRow, Player, Seat, Holder, _SHEET.c.id, _SHEET.c.seat, _SHEET.c.receipt,
+                         _SHEET.c.sender, _SHEET.c.mail_date)
+               .where(col(Game.id) == bindparam("game_id"))
+               .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
+               .outerjoin(Player, col(Player.address) == bindparam("address"))
+               .outerjoin(Seat, col(Seat.game_id) == Game.id)
+               .outerjoin(Holder, col(Holder.seat_id) == Seat.id)
+               .outerjoin(_SHEET, and_(_SHEET.c.game_id == Game.id, _SHEET.c.phase_seq == Game.phase_seq,
+                                       _SHEET.c.seat == Seat.name, _SHEET.c.superseded.is_(False)))
+               .order_by(col(Seat.id), col(Holder.id), _SHEET.c.id)
+               .options(*store.UNREAD))  # type: ignore[arg-type]
 
 
 def read_game(session: Session, game_id: str, address: str) -> tuple[Game, list[Seat], list[OnFile]]:
@@ -306,16 +300,15 @@ def read_game(session: Session, game_id: str, address: str) -> tuple[Game, list[
     NotFoundError: no such game."""
     addr, key = address.strip().lower(), game_id.strip().lower()
     locked = store.lock_game(session, key)
-    rows = direct.rows(session.connection(), _GAME_TABLE, {"game_id": key, "address": addr}) if locked else []
+    rows = session.execute(_GAME_TABLE, {"game_id": key, "address": addr}).all() if locked else []
     if not rows:
         raise NotFoundError(f"no game with id {game_id!r}")
+    game, phase, player = rows[0][:3]
+    store.keep_read(session, game, phase, addr, player)
     seats: list[Seat] = []
     of_seat: dict[int, list[Holder]] = {}
     sheets: dict[int, OnFile] = {}
-    game = phase = player = None
-    for row in rows:
-        game, phase, player, seat, holder = _GAME_OBJECTS.make(session, row)
-        sheet_id = row[_SHEET_AT]
+    for _, _, _, seat, holder, sheet_id, *sheet in rows:
         if seat is None:
             continue
         if not seats or seats[-1] is not seat:
@@ -324,9 +317,7 @@ def read_game(session: Session, game_id: str, address: str) -> tuple[Game, list[
         if holder is not None and (not mine or mine[-1] is not holder):
             mine.append(holder)
         if sheet_id is not None:
-            sheets[sheet_id] = OnFile(sheet_id, *row[_SHEET_AT + 1:])
-    assert game is not None
-    store.keep_read(session, game, phase, addr, player)
+            sheets[sheet_id] = OnFile(sheet_id, *sheet)
     holders.keep(session, of_seat)
     return game, seats, [sheets[i] for i in sorted(sheets)]
 

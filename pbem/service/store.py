@@ -24,9 +24,8 @@ from pbem.errors import NotFoundError
 #: What a mail never reads of the game and its phase (the first state, the sealed seed, the
 #: outcome, the phase's own copy of the state: ~2/3 of the row's bytes, and a decryption): left
 #: unread, loaded on first use (a turn's resolution reads the seed).
-UNREAD_GAME = ("initial_state_json", "seed_hex", "outcome_json")
-UNREAD_PHASE = ("state_json",)
-UNREAD = (*(defer(getattr(Game, name)) for name in UNREAD_GAME), *(defer(getattr(PhaseRow, name)) for name in UNREAD_PHASE))
+UNREAD = (defer(Game.initial_state_json), defer(Game.seed_hex), defer(Game.outcome_json),  # type: ignore[arg-type]
+           defer(PhaseRow.state_json))  # type: ignore[arg-type]
 _GAME_PHASE = (select(Game, PhaseRow).where(Game.id == bindparam("game_id"))
                .outerjoin(PhaseRow, and_(col(PhaseRow.game_id) == Game.id, col(PhaseRow.seq) == Game.phase_seq))
                .options(*UNREAD))

@@ -9,15 +9,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, inspect, text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from pbem.config import from_mapping
 from pbem.db import direct
-from pbem.db.models import Game, Holder, InboundMail, OutboxMail, PhaseRow, Seat
+from pbem.db.models import InboundMail, OutboxMail
 from pbem.db.session import make_engine
-from pbem.service import games, holders, inbound, limits, outbox, receipt, store, turns
+from pbem.service import inbound, limits, outbox, receipt, turns
 from pbem.service.claims import shared
 from pbem.service.context import Context
 
@@ -174,35 +174,3 @@ def test_each_engine_seals_with_its_own_key(tmp_path: Path) -> None:
     finally:
         for ctx in contexts:
             ctx.engine.dispose()
-
-
-def test_objects_made_from_rows_are_the_sessions_as_its_query_makes_them(ctx: Context) -> None:
-    """`direct.Objects`: a game read with its phase, player, seats and holders (as an order mail
-    reads them, `inbound.read_game`) gives the objects the ORM's query gives, persistent in the
-    session: the same values, one object an identity (the session's own where it holds one), a
-    column left out read on first use (the sealed seed, opened), None for a row an outer join
-    did not find, and a change written at the flush."""
-    game_id = games.create(ctx, "duel", "objects", [games.SeatSpec("red", "red@example.org"),
-                                                     games.SeatSpec("blue", "blue@example.org")])
-    with ctx.session() as session:
-        game, seats, sheets = inbound.read_game(session, game_id, "nobody@example.org")
-        assert sheets == [] and [seat.name for seat in seats] == ["red", "blue"]
-        assert all(inspect(o).persistent and o in session for o in (game, *seats))
-        assert store.player_at(session, "nobody@example.org") is None  # no player there: None, kept
-        phase = store.current_phase(session, game)
-        assert phase is not None and inspect(phase).persistent
-        theirs = {}
-        with Session(ctx.engine) as other:  # the ORM's query, in a session of its own
-            for model, ours in ((Game, game), (PhaseRow, phase), (Seat, seats[0]), (Holder, holders.active(session, seats[0])[0])):
-                row = other.get(model, inspect(ours).identity)
-                columns = [c.key for c in model.__table__.c if c.key not in ("state_json",) or model is Game]
-                theirs[model] = row
-                assert {k: getattr(ours, k) for k in columns} == {k: getattr(row, k) for k in columns}, model
-            assert game.seed_hex == theirs[Game].seed_hex and len(game.seed_hex) == 64  # left out: read now, opened
-        again, seats_again, _ = inbound.read_game(session, game_id, "red@example.org")
-        assert again is game and seats_again[0] is seats[0]  # the session's own objects, not made again
-        assert store.player_at(session, "red@example.org").address == "red@example.org"  # type: ignore[union-attr]
-        seats[1].misses = 2
-        session.commit()
-    with ctx.session() as session:
-        assert store.seat(session, game_id, "blue").misses == 2  # type: ignore[union-attr]
