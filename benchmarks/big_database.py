@@ -3,7 +3,9 @@ the resolution, every seat's report drawn and queued) with 10 games in the Postg
 database, and again with 10,000. Every hot query is on an index (tests/workers/test_explain.py),
 so the two rows should agree within noise. Beside them, the time to open the database as a
 worker's start or any command opens it (a new engine, its key attached): it looked at every
-welcome and answer in full (a Kriegspiel welcome with its map is ~300 KB), and now reads none.
+welcome and answer in full (a Kriegspiel welcome with its map is ~300 KB), and now reads none;
+and the reminder job with nothing due (`reminder_scan`, every 15 s on every worker): it scans
+every open phase by design, so it grows with the games, but it reads no game's row.
 
 The 10,000 are copies of a made game (its game, seats, holders, phase and welcome rows,
 under new ids), written in bulk: making each with `pbem game new` would take hours.
@@ -34,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pbem.db.models import OutboxMail  # noqa: E402
 from pbem.demo import load_script  # noqa: E402
-from pbem.service import atrest, games, inbound, reports  # noqa: E402
+from pbem.service import atrest, games, inbound, reports, turns  # noqa: E402
 from pbem.service.context import Context  # noqa: E402
 from deadline_storm import _context, drop_database, remake_database  # noqa: E402
 
@@ -82,6 +84,17 @@ def measure(ctx: Context, game_id: str) -> tuple[float, float]:
     t2 = time.perf_counter()
     assert first.status == "orders" and second.status == "orders" and done == 1, (first, second, done)
     return (t1 - t0) * 1000, (t2 - t1) * 1000
+
+
+def reminder_scan(ctx: Context) -> float:
+    """ms for the reminder job when no reminder is due (the deadline job runs it every 15 s on
+    every worker): it scans every open phase's deadline and its game's policy, and reads a
+    game's row only when a reminder is due (it read every game's row, state and sealed seed)."""
+    t0 = time.perf_counter()
+    sent = turns.send_reminders(ctx)
+    took = time.perf_counter() - t0
+    assert sent == 0, sent
+    return took * 1000
 
 
 def opening(ctx: Context) -> float:
@@ -150,17 +163,18 @@ def main() -> None:
 def _run(ctx: Context, args: argparse.Namespace) -> None:
     made = [games.create(ctx, "kriegspiel", f"Big {n}", [games.SeatSpec(s, a) for s, a in PLAYERS.items()],
                          deadline="48h") for n in range(max(10, 2 * args.runs))]
-    small: list[tuple[float, float, float]] = [(*measure(ctx, g), opening(ctx)) for g in made[: args.runs]]
+    small: list[tuple[float, ...]] = [(*measure(ctx, g), opening(ctx), reminder_scan(ctx)) for g in made[: args.runs]]
     t0 = time.perf_counter()
     clone(ctx, made[-1], args.games - len(made), 1)
     copied = time.perf_counter() - t0
-    big = [(*measure(ctx, g), opening(ctx)) for g in made[args.runs: 2 * args.runs]]
+    big = [(*measure(ctx, g), opening(ctx), reminder_scan(ctx)) for g in made[args.runs: 2 * args.runs]]
     print(f"big database: Kriegspiel, maps {args.width} px; median of {args.runs} runs "
           f"({args.games - len(made)} games copied in {copied:.1f} s)")
-    print(f"{'games':>7} {'order mail ms':>14} {'turn + reports ms':>18} {'opening the database ms':>24}")
+    print(f"{'games':>7} {'order mail ms':>14} {'turn + reports ms':>18} {'opening the database ms':>24}"
+          f" {'reminder job ms':>16}")
     for label, rows in ((len(made), small), (args.games, big)):
         print(f"{label:>7} {statistics.median(r[0] for r in rows):>14.0f} {statistics.median(r[1] for r in rows):>18.0f}"
-              f" {statistics.median(r[2] for r in rows):>24.0f}")
+              f" {statistics.median(r[2] for r in rows):>24.0f} {statistics.median(r[3] for r in rows):>16.1f}")
 
 
 
