@@ -352,8 +352,8 @@ def resolve_due(ctx: Context) -> int:
 
 #: The reminder job's scan (`send_reminders`): each open phase of an active game, with only what
 #: says whether a reminder is due. Not the games' rows: reading every game's state and sealed seed
-#: every 15 s cost a worker ~0.2 ms a game (a tenth of a core at 10,000 games); the few found
-#: due are read whole.
+#: every 15 s cost a worker ~0.06 ms of CPU a game (17.7 ms for 300 Corteo games, now 2.2-4.0 ms);
+#: the few found due are read whole.
 _REMINDER_SCAN = (sa_select(col(Game.id), col(Game.policy_json), col(PhaseRow.id), col(PhaseRow.deadline),
                          col(PhaseRow.opened_at), col(PhaseRow.reminders_sent))
                   .where(col(Game.status) == "active", col(PhaseRow.game_id) == col(Game.id),

@@ -110,7 +110,7 @@ def test_turn_guard_and_duplicate_message(ctx, duel):  # type: ignore[no-untyped
 
 
 def test_the_reminder_job_reads_only_the_games_with_a_reminder_due(ctx, clock, duel):  # type: ignore[no-untyped-def]
-    """The job runs every 15 s on every game: it scans the open phases' deadlines and the games'
+    """The job runs every 15 s on every worker: it scans the open phases' deadlines and the games'
     policies, and reads a game's row (its state, its sealed seed) only when a reminder is due."""
     game_id, _secrets = duel
     others = [games.create(ctx, "duel", f"quiet {n}", [games.SeatSpec("red", f"r{n}@example.org"),
